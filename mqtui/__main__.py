@@ -1,0 +1,3 @@
+from mqtui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,63 @@
+"""``mqtui content check [DIR ...]``: validate a content folder (plus packs) and print its counts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "check game content (the base, or DIR ... = base plus packs layered in order) and print its counts"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="content_command", metavar="ACTION")
+    check = sub.add_parser("check", help="validate content folders and print counts per kind")
+    check.add_argument(
+        "dirs",
+        nargs="*",
+        metavar="DIR",
+        help="content folders: the first is the base, the rest are packs layered on it (default: the base)",
+    )
+    check.add_argument("--plain", action="store_true", help="plain text output even on a terminal")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from mqtui.engine.content import ContentError, counts, load_content, pack_info
+
+    if getattr(args, "content_command", None) != "check":
+        print("usage: mqtui content check [DIR ...]", file=sys.stderr)
+        return 2
+    dirs = [Path(d) for d in args.dirs] or None
+    try:
+        content = load_content(dirs)
+    except ContentError as exc:
+        for line in exc.errors:
+            print(f"error: {line}")
+        n = len(exc.errors)
+        print(f"content check failed: {n} error{'s' if n != 1 else ''}")
+        return 1
+    rows = list(counts(content).items())
+    packs = []
+    for d in (dirs or [])[1:]:
+        info = pack_info(d)
+        packs.append(info.name if info else d.name)
+    title = f"content {content.version}" + (f" (+ {', '.join(packs)})" if packs else "")
+    if sys.stdout.isatty() and not args.plain:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title)
+        table.add_column("kind")
+        table.add_column("count", justify="right")
+        for key, value in rows:
+            table.add_row(key, str(value))
+        Console().print(table)
+        Console().print("[green]content OK[/green]")
+    else:
+        print(title)
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            print(f"  {key:<{width}}  {value}")
+        print("content OK")
+    return 0

@@ -1,0 +1,161 @@
+"""Actions, their text notation, events and the engine's errors.
+
+An action is a tiny frozen value: who acts, what kind, and up to three integer arguments. Every action
+has a short text form that parses back to the same action, e.g. ``0 move N``, ``2 enhance #41 m3``,
+``1 invite @2 t1 g100``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+DIR_LETTERS = "NESW"
+
+# Argument types: card "#12", seat "@2", monster "m3", dir "N", side "heroes"/"monsters",
+# int "5", terms "t2" / "t2!" (first pick), gold "g100". A trailing "?" marks an optional argument.
+SPECS: dict[str, tuple[str, ...]] = {
+    "done": (),
+    "end": (),
+    "pass": (),
+    "search": (),
+    "accept": (),
+    "decline": (),
+    "buylevel": (),
+    "move": ("dir",),
+    "flee": ("dir",),
+    "pickup": ("int",),
+    "deal": ("card?",),
+    "equip": ("card",),
+    "stow": ("card",),
+    "belt": ("card",),
+    "discard": ("card",),
+    "give": ("card", "seat"),
+    "charity": ("card",),
+    "take": ("card",),
+    "lose": ("card",),
+    "challenge": ("mon",),
+    "play": ("card",),
+    "curse": ("card", "seat"),
+    "enhance": ("card", "mon"),
+    "wander": ("card",),
+    "use": ("card", "side"),
+    "dice": ("card", "side"),
+    "wall": ("card", "dir"),
+    "shove": ("card", "mon", "dir"),
+    "teleport": ("card", "int", "int"),
+    "invite": ("seat", "terms", "gold"),
+}
+SIDES = ("heroes", "monsters")
+
+
+class EngineError(Exception):
+    """Base of the engine's errors."""
+
+
+class IllegalAction(EngineError):
+    """The action is not legal now; the message says why."""
+
+
+class NotationError(EngineError):
+    """A text action could not be parsed."""
+
+
+class Action(msgspec.Struct, frozen=True, array_like=True):
+    seat: int
+    kind: str
+    a: int = -1
+    b: int = -1
+    c: int = -1
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+class Event(msgspec.Struct, frozen=True, array_like=True):
+    """Something that happened. ``text`` is for everyone; ``private`` (if set) replaces it for ``seat``."""
+
+    kind: str
+    text: str
+    seat: int = -1
+    private: str = ""
+
+    def for_seat(self, seat: int) -> str:
+        return self.private if self.private and seat == self.seat else self.text
+
+
+def _fmt(kind: str, value: int) -> str:
+    if kind == "card":
+        return f"#{value}"
+    if kind == "seat":
+        return f"@{value}"
+    if kind == "mon":
+        return f"m{value}"
+    if kind == "dir":
+        return DIR_LETTERS[value]
+    if kind == "side":
+        return SIDES[value]
+    if kind == "terms":
+        return f"t{value % 10}" + ("!" if value >= 10 else "")
+    if kind == "gold":
+        return f"g{value}"
+    return str(value)
+
+
+def _parse(kind: str, token: str) -> int:
+    try:
+        if kind == "card" and token.startswith("#"):
+            return int(token[1:])
+        if kind == "seat" and token.startswith("@"):
+            return int(token[1:])
+        if kind == "mon" and token.startswith("m"):
+            return int(token[1:])
+        if kind == "dir" and len(token) == 1 and token.upper() in DIR_LETTERS:
+            return DIR_LETTERS.index(token.upper())
+        if kind == "side" and token in SIDES:
+            return SIDES.index(token)
+        if kind == "terms" and token.startswith("t"):
+            first = token.endswith("!")
+            return int(token[1:].rstrip("!")) + (10 if first else 0)
+        if kind == "gold" and token.startswith("g"):
+            return int(token[1:])
+        if kind == "int":
+            return int(token)
+    except ValueError:
+        pass
+    raise NotationError(f"{token!r} is not a {kind}")
+
+
+def to_text(action: Action) -> str:
+    spec = SPECS[action.kind]
+    args = (action.a, action.b, action.c)
+    parts = [str(action.seat), action.kind]
+    for i, kind in enumerate(spec):
+        if kind.endswith("?"):
+            if args[i] == -1:
+                continue
+            kind = kind[:-1]
+        parts.append(_fmt(kind, args[i]))
+    return " ".join(parts)
+
+
+def parse(text: str) -> Action:
+    """Parse the text form of an action (``to_text`` inverts it)."""
+    tokens = text.split()
+    if len(tokens) < 2:
+        raise NotationError(f"{text!r}: expected 'SEAT KIND ARGS...'")
+    try:
+        seat = int(tokens[0])
+    except ValueError:
+        raise NotationError(f"{text!r}: the seat must be a number") from None
+    kind = tokens[1]
+    if kind not in SPECS:
+        raise NotationError(f"{text!r}: unknown action {kind!r}")
+    spec = SPECS[kind]
+    rest = tokens[2:]
+    required = sum(1 for k in spec if not k.endswith("?"))
+    if not required <= len(rest) <= len(spec):
+        raise NotationError(f"{text!r}: {kind} takes {' '.join(spec) or 'no arguments'}")
+    values = [-1, -1, -1]
+    for i, token in enumerate(rest):
+        values[i] = _parse(spec[i].rstrip("?"), token)
+    return Action(seat, kind, values[0], values[1], values[2])

@@ -1,0 +1,62 @@
+"""The physical cards of a game: every copy of every card gets a number (uid), in content order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mqtui.engine.defs import Content, DxmDef, MonsterDef, RoomDef, TreasureDef
+
+DXM = "dxm"
+TREASURE = "treasure"
+MONSTER = "monster"
+
+
+@dataclass
+class CardTable:
+    content: Content
+    deck_of: list[str] = field(default_factory=list)
+    dxm: dict[int, DxmDef] = field(default_factory=dict)
+    treasure: dict[int, TreasureDef] = field(default_factory=dict)
+    monster: dict[int, MonsterDef] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
+    tiles: dict[int, tuple[int, ...]] = field(default_factory=dict)  # tile -> room indexes
+    by_id: dict[str, list[int]] = field(default_factory=dict)  # card id -> uids
+
+    @classmethod
+    def build(cls, content: Content) -> CardTable:
+        table = cls(content)
+        for d in content.dxm:
+            for _ in range(d.count):
+                table._add(DXM, d.id, d.name)
+                table.dxm[len(table.deck_of) - 1] = d
+        for t in content.treasures:
+            for _ in range(t.count):
+                table._add(TREASURE, t.id, t.name)
+                table.treasure[len(table.deck_of) - 1] = t
+        for m in content.monsters:
+            for _ in range(m.count):
+                table._add(MONSTER, m.id, m.name)
+                table.monster[len(table.deck_of) - 1] = m
+        for i, room in enumerate(content.rooms):
+            table.tiles.setdefault(room.tile, ())
+            table.tiles[room.tile] = (*table.tiles[room.tile], i)
+        return table
+
+    def _add(self, deck: str, card_id: str, name: str) -> None:
+        self.by_id.setdefault(card_id, []).append(len(self.deck_of))
+        self.deck_of.append(deck)
+        self.names.append(name)
+
+    def uids(self, deck: str) -> list[int]:
+        return [uid for uid, d in enumerate(self.deck_of) if d == deck]
+
+    def room(self, index: int) -> RoomDef:
+        return self.content.entrance if index < 0 else self.content.rooms[index]
+
+    def card_id(self, uid: int) -> str:
+        deck = self.deck_of[uid]
+        if deck == DXM:
+            return self.dxm[uid].id
+        if deck == TREASURE:
+            return self.treasure[uid].id
+        return self.monster[uid].id

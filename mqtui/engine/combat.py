@@ -1,0 +1,262 @@
+"""Combat: who fights, what each side's strength is made of, the dice, and what winning or losing does."""
+
+from __future__ import annotations
+
+from mqtui.engine import rng
+from mqtui.engine.actions import Event
+from mqtui.engine.board import discard, draw_to_hand, monsters_at, neighbours, room_def, room_name
+from mqtui.engine.cards import DXM, TREASURE, CardTable
+from mqtui.engine.defs import RoomRule
+from mqtui.engine.heroes import (
+    apply_effects,
+    d10_power,
+    describe,
+    has_power,
+    identity,
+    lose_life,
+    power_total,
+    powers,
+    set_level,
+    usable,
+)
+from mqtui.engine.state import FLEE, REWARD, STAGE_OVER, WINDOW, Combat, Frame, Hero, Monster, State, cell_key
+
+BOSS_LEVEL = 20
+ESCAPE_ON = 5
+
+Term = tuple[str, int]
+
+
+def fighters(s: State, c: Combat) -> list[Hero]:
+    heroes = [s.heroes[c.active]]
+    if c.helper >= 0:
+        heroes.append(s.heroes[c.helper])
+    return heroes
+
+
+def fight_monsters(s: State, c: Combat) -> list[Monster]:
+    return [m for m in s.monsters if m.id in c.monsters]
+
+
+def room_rules(t: CardTable, s: State, c: Combat) -> tuple[RoomRule, ...]:
+    room = s.rooms[s.grid[cell_key(c.x, c.y)]]
+    return room_def(t, room).rules
+
+
+def ignores(t: CardTable, m: Monster, hero: Hero) -> bool:
+    return hero.level <= t.monster[m.card].ignores
+
+
+def hostile_monsters(t: CardTable, s: State, hero: Hero) -> list[Monster]:
+    return [m for m in monsters_at(s, hero.x, hero.y) if not ignores(t, m, hero)]
+
+
+def start_combat(
+    t: CardTable, s: State, ev: list[Event], hero: Hero, monsters: list[Monster], boss_card: int = -1
+) -> None:
+    c = Combat(x=hero.x, y=hero.y, active=hero.seat, monsters=[m.id for m in monsters])
+    if boss_card >= 0:
+        c.boss = True
+        c.boss_card = boss_card
+        foes = f"the boss: {t.monster[boss_card].name}, as a Level {BOSS_LEVEL} horror"
+    else:
+        foes = ", ".join(f"{t.monster[m.card].name} (level {t.monster[m.card].level})" for m in monsters)
+    s.combat = c
+    ev.append(
+        Event(
+            "combat",
+            f"Combat in {room_name(t, s, hero.x, hero.y)}! {hero.name} (Level {hero.level}) faces {foes}.",
+        )
+    )
+    s.frames.append(Frame(kind=WINDOW, seat=hero.seat, stage="pre"))
+
+
+def hero_terms(t: CardTable, s: State, c: Combat) -> list[Term]:
+    tags = {tag for m in fight_monsters(s, c) for tag in t.monster[m.card].tags}
+    rules = room_rules(t, s, c)
+    terms: list[Term] = []
+    for hero in fighters(s, c):
+        terms.append((f"{hero.name} level", hero.level))
+        for uid in hero.equipped:
+            item = t.treasure[uid]
+            if not usable(t, hero, item):
+                continue
+            bonus = item.bonus + sum(b.amount for b in item.bonuses if b.vs in tags)
+            if bonus:
+                terms.append((item.name, bonus))
+        for p in powers(t, hero):
+            if p.kind == "combat_bonus" or (p.kind == "bonus_vs_tag" and p.tag in tags):
+                terms.append((f"{describe(t, hero)} power", p.amount))
+        ids = identity(t, hero)
+        for rule in rules:
+            if rule.kind == "hero_bonus" and (not rule.who or rule.who in ids):
+                terms.append(("room", rule.amount))
+    terms.extend((m.label, m.amount) for m in c.mods if m.side == 0)
+    return terms
+
+
+def monster_terms(t: CardTable, s: State, c: Combat) -> list[Term]:
+    ids: set[str] = set()
+    for hero in fighters(s, c):
+        ids |= identity(t, hero)
+    terms: list[Term] = []
+    if c.boss:
+        terms.append((f"{t.monster[c.boss_card].name} as boss", BOSS_LEVEL))
+    for m in fight_monsters(s, c):
+        d = t.monster[m.card]
+        terms.append((f"{d.name} level", d.level))
+        terms.extend((f"vs {b.vs}", b.amount) for b in d.bonuses if b.vs in ids)
+    terms.extend(("room", r.amount) for r in room_rules(t, s, c) if r.kind == "monster_bonus")
+    terms.extend((m.label, m.amount) for m in c.mods if m.side == 1)
+    return terms
+
+
+def die_total(c: Combat, side: int) -> int:
+    base = c.hero_die if side == 0 else sum(c.monster_dice)
+    return max(0, base + sum(m.amount for m in c.die_mods if m.side == side))
+
+
+def totals(t: CardTable, s: State, c: Combat) -> tuple[int, int]:
+    hero = sum(v for _, v in hero_terms(t, s, c)) + die_total(c, 0)
+    monster = sum(v for _, v in monster_terms(t, s, c)) + die_total(c, 1)
+    return hero, monster
+
+
+def _sum_text(terms: list[Term], die: int, total: int) -> str:
+    parts = [f"{terms[0][1]}" if terms else "0"]
+    parts += [f"{'+' if v >= 0 else '-'}{abs(v)} {label}" for label, v in terms[1:]]
+    return f"{' '.join(parts)} +die {die} = {total}"
+
+
+def roll_dice(t: CardTable, s: State, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    n = max([1, *(r.amount for r in room_rules(t, s, c) if r.kind == "monster_dice")])
+    c.hero_die = rng.roll(s, 6)
+    c.monster_dice = [rng.roll(s, 6) for _ in range(n)]
+    roller = next(
+        (h.name for h in s.heroes for m in fight_monsters(s, c) if h.colour == m.colour), "the dungeon"
+    )
+    dice = "+".join(map(str, c.monster_dice))
+    ev.append(
+        Event(
+            "dice",
+            f"Dice: {s.heroes[c.active].name} rolls {c.hero_die} for the heroes; {roller} rolls {dice} for the monsters.",
+        )
+    )
+    s.frames.append(Frame(kind=WINDOW, seat=c.active, stage="post"))
+
+
+def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
+    c = s.combat
+    assert c is not None
+    side = fighters(s, c)
+    h_terms, m_terms = hero_terms(t, s, c), monster_terms(t, s, c)
+    h_total, m_total = totals(t, s, c)
+    ties = h_total == m_total and any(has_power(t, h, "win_ties") for h in side)
+    won = h_total > m_total or ties
+    names = " and ".join(h.name for h in side)
+    foes = (
+        ", ".join(label.removesuffix(" level").removesuffix(" as boss") for label, _ in m_terms[:1])
+        or "the monsters"
+    )
+    verb = "beat" if won else "lose to"
+    if len(side) == 1:
+        verb = "beats" if won else "loses to"
+    tie_note = (
+        " (a tie, won by power)" if ties else (" (ties go to the monsters)" if h_total == m_total else "")
+    )
+    ev.append(
+        Event(
+            "result",
+            f"{names} ({_sum_text(h_terms, die_total(c, 0), h_total)}) {verb} {foes} "
+            f"({_sum_text(m_terms, die_total(c, 1), m_total)}){tie_note}.",
+        )
+    )
+    s.combat = None
+    if c.boss:
+        discard(t, s, c.boss_card)
+        if won:
+            s.winners = [h.seat for h in side]
+            s.stage = STAGE_OVER
+            s.frames.clear()
+            ev.append(Event("win", f"{names} {'win' if len(side) > 1 else 'wins'} the game!"))
+            return
+        for hero in side:
+            lose_life(t, s, ev, hero, 1, "lost to the boss")
+            set_level(t, s, ev, hero, hero.level - 1, "lost to the boss")
+        return
+    if won:
+        _win(t, s, ev, c, side)
+    else:
+        _lose(t, s, ev, c, side)
+
+
+def _win(t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero]) -> None:
+    active = s.heroes[c.active]
+    levels = treasures = 0
+    for m in fight_monsters(s, c):
+        d = t.monster[m.card]
+        levels += d.levels
+        treasures += d.treasures
+        s.monsters.remove(m)
+        discard(t, s, m.card)
+        active.kills += 1
+        for hero in side:
+            if hero.colour == m.colour:
+                ev.append(Event("bonus", f"{hero.name} killed a monster hunting them: a DxM card."))
+                draw_to_hand(t, s, ev, hero, DXM)
+    set_level(t, s, ev, active, active.level + levels, "a kill", kill=True)
+    treasures += c.extra_treasures
+    if d10_power(t, s, ev, active, "d10_treasure", "treasure sense"):
+        treasures += 1
+    drawn = draw_to_hand(t, s, ev, active, TREASURE, treasures)
+    if c.helper >= 0 and c.terms_treasures and drawn:
+        chooser = c.helper if c.terms_first else c.active
+        s.frames.append(
+            Frame(
+                kind=REWARD,
+                seat=chooser,
+                n=min(c.terms_treasures, len(drawn)),
+                target=c.helper,
+                options=drawn,
+            )
+        )
+
+
+def _lose(t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero]) -> None:
+    room_escape = sum(r.amount for r in room_rules(t, s, c) if r.kind == "escape_bonus")
+    for hero in reversed(side):
+        s.frames.append(Frame(kind=FLEE, seat=hero.seat, target=cell_key(c.x, c.y)))
+    monsters = fight_monsters(s, c)
+    for hero in side:
+        lose_life(t, s, ev, hero, 1, "lost the fight")
+        if hero.dead:
+            continue
+        if d10_power(t, s, ev, hero, "d10_escape", "vanishing trick"):
+            continue
+        bonus = power_total(t, hero, "escape_bonus") + room_escape
+        for m in monsters:
+            if hero.dead:
+                break
+            d = t.monster[m.card]
+            roll = rng.roll(s, 6)
+            if roll + bonus >= ESCAPE_ON:
+                ev.append(
+                    Event(
+                        "escape", f"{hero.name} escapes {d.name} (d6 {roll}{f' +{bonus}' if bonus else ''})."
+                    )
+                )
+                continue
+            ev.append(
+                Event(
+                    "badstuff",
+                    f"{hero.name} fails to escape {d.name} (d6 {roll}{f' +{bonus}' if bonus else ''}): {d.text}",
+                )
+            )
+            apply_effects(t, s, ev, hero, d.bad_stuff, d.name)
+
+
+def flee_options(s: State, hero: Hero) -> list[int]:
+    """Sides a hero may flee through: any connection but a wall, into a placed room."""
+    return [d for d, _, _ in neighbours(s, hero.x, hero.y)]

@@ -1,0 +1,238 @@
+"""Content definitions: the shapes of rooms, monsters and cards as loaded from ``seeds/``.
+
+These are frozen value objects. The loader (:mod:`mqtui.engine.content`) builds them from TOML and
+validates them; the rules engine only ever reads them. Every string "kind" below is one word of a
+small, closed vocabulary listed next to it: rules that vary per card are data, and only genuinely new
+mechanics are code.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "orange", "purple")
+DIRS: tuple[str, ...] = ("N", "E", "S", "W")
+
+Colour = Literal["red", "blue", "green", "yellow", "orange", "purple"]
+Dir = Literal["N", "E", "S", "W"]
+
+# Effects: Bad Stuff of monsters and curses share this vocabulary.
+EFFECT_KINDS: tuple[str, ...] = (
+    "lose_levels",  # amount: levels lost (never below 1)
+    "lose_slot",  # slot: the item worn in that slot ("head", "armor", "feet", "hand", "big")
+    "lose_item",  # amount: items in use/belt/backpack lost, chosen by the victim
+    "lose_gold",  # amount: gold lost (never below 0)
+    "lose_race",  # back to Human
+    "lose_class",  # back to no class
+    "lose_moves",  # amount: Moves lost at the start of the victim's next turn
+    "discard_cards",  # amount: cards from hand, at random
+    "lose_life",  # amount: extra Life lost (can kill)
+    "to_entrance",  # the hero is moved to the Entrance
+    "death",  # the hero dies
+)
+
+# Powers of races and classes.
+POWER_KINDS: tuple[str, ...] = (
+    "combat_bonus",  # amount: always added to the hero's strength
+    "bonus_vs_tag",  # amount, tag: added against monsters with that tag
+    "escape_bonus",  # amount: added to each run-away d6
+    "win_ties",  # the hero's side wins ties
+    "extra_moves",  # amount: extra Moves at the start of each turn
+    "search_bonus",  # amount: added to Search rolls
+    "sell_bonus",  # amount: percent added to the gold value when selling
+    "carry_big",  # amount: extra Big items allowed
+    "backpack",  # amount: extra backpack places
+    "d10_escape",  # d10 power: after a lost fight, roll d10; if <= Level, no Bad Stuff at all
+    "d10_heal",  # d10 power: at the start of the turn, if hurt, roll d10; if <= Level, +1 Life
+    "d10_treasure",  # d10 power: after a won fight, roll d10; if <= Level, one more Treasure
+)
+
+ROOM_RULE_KINDS: tuple[str, ...] = (
+    "no_help",  # nobody may help in a fight here
+    "monster_dice",  # amount: monsters roll this many dice here (2 = two dice)
+    "leave_cost",  # amount: extra Moves to leave this room (not when fleeing)
+    "monster_bonus",  # amount: monsters fighting here get this bonus (may be negative)
+    "hero_bonus",  # amount, who: heroes of that race/class (or all, if who is "") get this bonus
+    "escape_bonus",  # amount: added to run-away rolls here
+    "heal_on_enter",  # amount: a hero that enters gains this much Life (up to max)
+)
+
+DEAL_KINDS: tuple[str, ...] = (
+    "buy_treasure",  # price: pay gold, draw amount Treasure cards
+    "heal",  # price: pay gold, gain amount Life (not above max)
+    "sell",  # amount: percent of an item's gold value paid for it (an item in hand or carried)
+    "swap_card",  # discard a card from hand, draw a DxM card
+    "shrine",  # who: race/class favoured; gives: "life" | "dxm" | "treasure"; price
+    "buy_dxm",  # price: pay gold, draw amount DxM cards
+)
+
+MOVE_KINDS: tuple[str, ...] = ("normal", "fast", "slow", "lurking", "contrary", "weird")
+WEIRD_KINDS: tuple[str, ...] = ("hunts", "blinks", "follows_last")
+
+SLOTS: tuple[str, ...] = ("head", "armor", "feet", "hand", "two_hands", "trinket")
+TREASURE_KINDS: tuple[str, ...] = ("equipment", "oneshot", "level")
+ONESHOT_USES: tuple[str, ...] = ("bonus", "heal", "moves")
+
+DXM_KINDS: tuple[str, ...] = (
+    "race",  # race: id of a race
+    "class",  # klass: id of a class
+    "half_breed",  # lets the hero keep two race cards
+    "super_munchkin",  # lets the hero keep two class cards
+    "curse",  # effects: applied to a target hero
+    "enhancer",  # amount: added to one monster in a fight (may be negative); treasures: extra
+    "wandering",  # adds the top Monster card to a fight
+    "dungeon",  # action: "wall_to_door" | "move_monster" | "teleport"
+    "dice",  # action: "reroll" | "plus" (amount added to one die, may be negative)
+    "moves",  # amount: extra Moves this turn
+    "level",  # go up a level (never to 10)
+)
+DUNGEON_ACTIONS: tuple[str, ...] = ("wall_to_door", "move_monster", "teleport")
+DICE_ACTIONS: tuple[str, ...] = ("reroll", "plus")
+
+SEARCH_RESULTS: tuple[str, ...] = ("monster", "nothing", "gold", "treasure")
+CONNECTIONS: tuple[str, ...] = ("passage", "door", "locked", "hidden", "wall")
+
+
+class Def(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Base of every definition."""
+
+
+class Effect(Def, frozen=True):
+    kind: str
+    amount: int = 1
+    slot: str = ""
+
+
+class Power(Def, frozen=True):
+    kind: str
+    amount: int = 0
+    tag: str = ""
+
+
+class Bonus(Def, frozen=True):
+    """A bonus that applies against a race, a class or a monster tag (``vs``)."""
+
+    vs: str
+    amount: int
+
+
+class RaceDef(Def, frozen=True):
+    id: str
+    name: str
+    text: str
+    powers: tuple[Power, ...] = ()
+
+
+class ClassDef(Def, frozen=True):
+    id: str
+    name: str
+    text: str
+    powers: tuple[Power, ...] = ()
+
+
+class RoomRule(Def, frozen=True):
+    kind: str
+    amount: int = 0
+    who: str = ""
+
+
+class Deal(Def, frozen=True):
+    kind: str
+    price: int = 0
+    amount: int = 1
+    who: str = ""
+    gives: str = ""
+
+
+class RoomDef(Def, frozen=True):
+    id: str
+    name: str
+    short: str  # at most 10 characters, for the map
+    flavour: str
+    text: str = ""  # the room's rule and Deal in plain words
+    tile: int = 0  # rooms sharing a tile number are its two faces (0 for the Entrance)
+    search: int = 0  # modifier to Search rolls here
+    arrows: dict[str, str] = {}  # colour -> side ("N", "E", "S", "W"); a missing colour has no arrow
+    rules: tuple[RoomRule, ...] = ()
+    deal: Deal | None = None
+
+
+class MonsterDef(Def, frozen=True):
+    id: str
+    name: str
+    level: int
+    treasures: int
+    text: str  # the Bad Stuff in plain words
+    flavour: str = ""
+    levels: int = 1  # levels gained by killing it
+    move: str = "normal"
+    weird: str = ""  # the rule of a "weird" mover
+    ignores: int = 0  # ignores heroes of this Level or lower (0: ignores nobody)
+    tags: tuple[str, ...] = ()
+    bonuses: tuple[Bonus, ...] = ()  # against races, classes
+    bad_stuff: tuple[Effect, ...] = ()
+    count: int = 1
+
+
+class TreasureDef(Def, frozen=True):
+    id: str
+    name: str
+    kind: str
+    text: str
+    gold: int = 0
+    slot: str = ""  # equipment only
+    big: bool = False
+    bonus: int = 0  # combat bonus (equipment in use, or a one-shot's bonus for the side it is used on)
+    bonuses: tuple[Bonus, ...] = ()  # extra bonus against monster tags
+    use: str = ""  # one-shots: "bonus", "heal", "moves"
+    amount: int = 0  # one-shots: Life or Moves
+    thrown: bool = False  # one-shot usable from an adjacent room
+    only: tuple[str, ...] = ()  # usable only by these races/classes
+    forbid: tuple[str, ...] = ()  # not usable by these races/classes
+    count: int = 1
+
+
+class DxmDef(Def, frozen=True):
+    id: str
+    name: str
+    kind: str
+    text: str
+    race: str = ""
+    klass: str = ""
+    effects: tuple[Effect, ...] = ()
+    amount: int = 0
+    treasures: int = 0
+    action: str = ""
+    count: int = 1
+
+
+class SearchRow(Def, frozen=True):
+    """Rolls from ``low`` to ``high`` (inclusive) give this result."""
+
+    low: int
+    high: int
+    result: str
+    gold: int = 0
+    treasures: int = 0
+
+
+class Tables(Def, frozen=True):
+    search: tuple[SearchRow, ...]
+    bag: dict[str, int]  # connection kind -> count
+    move_cost: dict[str, int]  # connection kind -> Moves (walls absent: impassable)
+
+
+class Content(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the engine needs to know about the game's cards and rooms."""
+
+    version: str
+    races: dict[str, RaceDef]
+    classes: dict[str, ClassDef]
+    entrance: RoomDef
+    rooms: tuple[RoomDef, ...]
+    monsters: tuple[MonsterDef, ...]
+    treasures: tuple[TreasureDef, ...]
+    dxm: tuple[DxmDef, ...]
+    tables: Tables

@@ -1,0 +1,256 @@
+"""Heroes: races, classes and their powers, carrying items, Bad Stuff and curses, death."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mqtui.engine import rng
+from mqtui.engine.actions import Event
+from mqtui.engine.board import discard, draw_to_hand, hero_room, room_at
+from mqtui.engine.cards import DXM, TREASURE, CardTable
+from mqtui.engine.defs import Effect, Power, TreasureDef
+from mqtui.engine.state import HIDDEN, LOSE_ITEM, Frame, Hero, State
+
+MAX_LEVEL = 10
+BASE_BACKPACK = 2
+HAND_LIMIT = 5
+
+
+def race_ids(t: CardTable, hero: Hero) -> list[str]:
+    return [t.dxm[u].race for u in hero.races]
+
+
+def class_ids(t: CardTable, hero: Hero) -> list[str]:
+    return [t.dxm[u].klass for u in hero.classes]
+
+
+def identity(t: CardTable, hero: Hero) -> set[str]:
+    """The hero's race and class ids ("human" when it has no race card)."""
+    ids = set(race_ids(t, hero)) or {"human"}
+    ids.update(class_ids(t, hero))
+    return ids
+
+
+def describe(t: CardTable, hero: Hero) -> str:
+    races = "/".join(t.content.races[r].name for r in race_ids(t, hero)) or "Human"
+    classes = "/".join(t.content.classes[c].name for c in class_ids(t, hero)) or "no class"
+    return f"{races} {classes}"
+
+
+def powers(t: CardTable, hero: Hero) -> Iterator[Power]:
+    for r in race_ids(t, hero):
+        yield from t.content.races[r].powers
+    for c in class_ids(t, hero):
+        yield from t.content.classes[c].powers
+
+
+def power_total(t: CardTable, hero: Hero, kind: str) -> int:
+    return sum(p.amount for p in powers(t, hero) if p.kind == kind)
+
+
+def has_power(t: CardTable, hero: Hero, kind: str) -> bool:
+    return any(p.kind == kind for p in powers(t, hero))
+
+
+def d10_power(t: CardTable, s: State, ev: list[Event], hero: Hero, kind: str, what: str) -> bool:
+    """Roll the d10 for a d10 power: it works when the roll is at most the hero's Level."""
+    if not has_power(t, hero, kind):
+        return False
+    roll = rng.roll(s, 10)
+    works = roll <= hero.level
+    verdict = "works" if works else "fails"
+    ev.append(Event("power", f"{hero.name}'s {what}: d10 {roll} vs Level {hero.level}: {verdict}."))
+    return works
+
+
+def set_level(
+    t: CardTable, s: State, ev: list[Event], hero: Hero, level: int, why: str, kill: bool = False
+) -> None:
+    """Change a hero's Level: never below 1; never to 10 except by a kill."""
+    if level > hero.level:
+        cap = MAX_LEVEL if kill else MAX_LEVEL - 1
+        level = min(level, max(cap, hero.level))
+    new = max(1, level)
+    if new != hero.level:
+        word = "rises" if new > hero.level else "falls"
+        ev.append(Event("level", f"{hero.name} {word} to Level {new} ({why})."))
+        hero.level = new
+
+
+# -- items ----------------------------------------------------------------------------------------
+
+
+def usable(t: CardTable, hero: Hero, item: TreasureDef) -> bool:
+    ids = identity(t, hero)
+    if item.only and not ids.intersection(item.only):
+        return False
+    return not ids.intersection(item.forbid)
+
+
+def carried(hero: Hero) -> list[int]:
+    """The hero's played Treasure cards: in use, on the belt, in the backpack."""
+    return [*hero.equipped, *hero.belt, *hero.backpack]
+
+
+def hands_used(t: CardTable, hero: Hero) -> int:
+    return sum(
+        2 if t.treasure[u].slot == "two_hands" else 1
+        for u in hero.equipped
+        if t.treasure[u].slot in ("hand", "two_hands")
+    )
+
+
+def big_count(t: CardTable, hero: Hero) -> int:
+    return sum(1 for u in hero.equipped + hero.backpack if t.treasure[u].big)
+
+
+def backpack_size(t: CardTable, hero: Hero) -> int:
+    return BASE_BACKPACK + power_total(t, hero, "backpack")
+
+
+def can_equip(t: CardTable, hero: Hero, uid: int) -> str | None:
+    """Why the item cannot be put in use now, or None if it can."""
+    item = t.treasure[uid]
+    if item.kind != "equipment":
+        return "only equipment can be put in use"
+    if not usable(t, hero, item):
+        return f"{item.name} is not for a {describe(t, hero)}"
+    if item.big and uid not in hero.backpack and big_count(t, hero) >= 1 + power_total(t, hero, "carry_big"):
+        return "you already carry a Big item"
+    slot = item.slot
+    if slot in ("hand", "two_hands"):
+        need = 2 if slot == "two_hands" else 1
+        if hands_used(t, hero) + need > 2:
+            return "your hands are full"
+    elif slot != "trinket" and any(t.treasure[u].slot == slot for u in hero.equipped):
+        return f"you already wear {slot}"
+    return None
+
+
+def can_stow(t: CardTable, hero: Hero, uid: int) -> bool:
+    if len(hero.backpack) >= backpack_size(t, hero):
+        return False
+    item = t.treasure[uid]
+    return not (
+        item.big and uid not in hero.equipped and big_count(t, hero) >= 1 + power_total(t, hero, "carry_big")
+    )
+
+
+def remove_card(hero: Hero, uid: int) -> None:
+    for pile in (hero.hand, hero.equipped, hero.belt, hero.backpack):
+        if uid in pile:
+            pile.remove(uid)
+            return
+    raise ValueError(f"card {uid} is not with {hero.name}")
+
+
+def lose_identity_cards(t: CardTable, s: State, hero: Hero, race: bool) -> None:
+    cards = hero.races if race else hero.classes
+    for uid in cards:
+        discard(t, s, uid)
+    cards.clear()
+    extra = "half_breed" if race else "super_munchkin"
+    if getattr(hero, extra) != HIDDEN:
+        discard(t, s, getattr(hero, extra))
+        setattr(hero, extra, HIDDEN)
+
+
+# -- Bad Stuff and curses ---------------------------------------------------------------------------
+
+
+def apply_effects(
+    t: CardTable, s: State, ev: list[Event], hero: Hero, effects: tuple[Effect, ...], source: str
+) -> None:
+    for effect in effects:
+        if hero.dead:
+            return
+        apply_effect(t, s, ev, hero, effect, source)
+
+
+def apply_effect(t: CardTable, s: State, ev: list[Event], hero: Hero, e: Effect, source: str) -> None:
+    name = hero.name
+    k = e.kind
+    if k == "lose_levels":
+        set_level(t, s, ev, hero, hero.level - e.amount, source)
+    elif k == "lose_slot":
+        lost = [
+            u
+            for u in hero.equipped
+            if t.treasure[u].slot == e.slot or (e.slot == "big" and t.treasure[u].big)
+        ]
+        if e.slot == "hand":
+            lost = [u for u in hero.equipped if t.treasure[u].slot in ("hand", "two_hands")]
+        for u in lost[:1]:
+            hero.equipped.remove(u)
+            discard(t, s, u)
+            ev.append(Event("lose", f"{name} loses {t.names[u]} ({source})."))
+    elif k == "lose_item":
+        n = min(e.amount, len(carried(hero)))
+        if n:
+            s.frames.append(Frame(kind=LOSE_ITEM, seat=hero.seat, n=n))
+    elif k == "lose_gold":
+        gold = min(hero.gold, e.amount)
+        hero.gold -= gold
+        ev.append(Event("gold", f"{name} loses {gold} gold ({source})."))
+    elif k == "lose_race":
+        if hero.races:
+            lose_identity_cards(t, s, hero, race=True)
+            ev.append(Event("lose", f"{name} is Human again ({source})."))
+    elif k == "lose_class":
+        if hero.classes:
+            lose_identity_cards(t, s, hero, race=False)
+            ev.append(Event("lose", f"{name} loses their class ({source})."))
+    elif k == "lose_moves":
+        hero.lose_moves += e.amount
+        ev.append(Event("moves", f"{name} will have {e.amount} fewer Moves next turn ({source})."))
+    elif k == "discard_cards":
+        for _ in range(min(e.amount, len(hero.hand))):
+            uid = hero.hand.pop(rng.below(s, len(hero.hand)))
+            discard(t, s, uid)
+            ev.append(
+                Event(
+                    "lose", f"{name} discards a card ({source}).", hero.seat, f"You discard {t.names[uid]}."
+                )
+            )
+    elif k == "lose_life":
+        lose_life(t, s, ev, hero, e.amount, source)
+    elif k == "to_entrance":
+        hero.x, hero.y = 0, 0
+        ev.append(Event("move", f"{name} is sent back to the Entrance ({source})."))
+    elif k == "death":
+        ev.append(Event("death", f"{name} is killed outright ({source})."))
+        die(t, s, ev, hero)
+
+
+def lose_life(t: CardTable, s: State, ev: list[Event], hero: Hero, amount: int, source: str) -> None:
+    hero.life = max(0, hero.life - amount)
+    ev.append(Event("life", f"{hero.name} loses {amount} Life ({source}): {hero.life} left."))
+    if hero.life == 0:
+        die(t, s, ev, hero)
+
+
+def heal(hero: Hero, ev: list[Event], amount: int, source: str) -> None:
+    gained = min(amount, hero.max_life - hero.life)
+    if gained:
+        hero.life += gained
+        ev.append(Event("life", f"{hero.name} gains {gained} Life ({source}): {hero.life}."))
+
+
+def die(t: CardTable, s: State, ev: list[Event], hero: Hero) -> None:
+    """Drop all played Treasure in the room, lose a Level, draw 2 DxM and 2 Treasure, refill Life;
+    back at the Entrance at the start of the hero's next turn."""
+    dropped = carried(hero)
+    room = room_at(s, hero.x, hero.y) or hero_room(s, hero)
+    if dropped:
+        room.piles.append(dropped)
+        ev.append(
+            Event("drop", f"{hero.name}'s gear ({', '.join(t.names[u] for u in dropped)}) lies on the floor.")
+        )
+    hero.equipped, hero.belt, hero.backpack = [], [], []
+    ev.append(Event("death", f"{hero.name} dies!"))
+    hero.deaths += 1
+    set_level(t, s, ev, hero, hero.level - 1, "death")
+    hero.dead = True
+    hero.life = hero.max_life
+    draw_to_hand(t, s, ev, hero, DXM, 2)
+    draw_to_hand(t, s, ev, hero, TREASURE, 2)

@@ -1,0 +1,296 @@
+"""The one place that says which actions are legal now, and for whom.
+
+The UI, the bots, the tests, the simulator and the engine's own ``apply`` all ask :func:`legal_actions`.
+"""
+
+from __future__ import annotations
+
+from mqtui.engine.actions import Action
+from mqtui.engine.board import (
+    ENTRANCE,
+    MONSTER_PASSABLE,
+    adjacent,
+    hero_room,
+    monsters_at,
+    neighbours,
+    room_def,
+)
+from mqtui.engine.cards import DXM, CardTable
+from mqtui.engine.combat import fight_monsters, flee_options, ignores, room_rules
+from mqtui.engine.defs import Deal
+from mqtui.engine.heroes import (
+    HAND_LIMIT,
+    MAX_LEVEL,
+    can_equip,
+    can_stow,
+    carried,
+    identity,
+)
+from mqtui.engine.state import (
+    ACT,
+    CHARITY,
+    DX,
+    DY,
+    FLEE,
+    HIDDEN,
+    INVITE,
+    LOSE_ITEM,
+    REWARD,
+    SETUP,
+    STAGE_OVER,
+    WINDOW,
+    Frame,
+    Hero,
+    State,
+    cell_key,
+    edge_key,
+)
+
+LEVEL_PRICE = 1000
+TERMS_GOLD = (0, 100, 200, 500)
+MAX_TERMS_TREASURES = 3
+
+
+def deciding(s: State) -> int:
+    """The seat that must decide now, or -1 when the game is over."""
+    if s.stage == STAGE_OVER or not s.frames:
+        return -1
+    return s.frames[-1].seat
+
+
+def legal_actions(t: CardTable, s: State, seat: int) -> list[Action]:
+    if s.stage == STAGE_OVER or not s.frames:
+        return []
+    f = s.frames[-1]
+    if f.seat != seat:
+        return []
+    hero = s.heroes[seat]
+    kind = f.kind
+    if kind == ACT:
+        return _act(t, s, hero)
+    if kind == WINDOW:
+        return _window(t, s, f, hero)
+    if kind == SETUP:
+        return _setup(t, hero)
+    if kind == INVITE:
+        return [Action(seat, "accept"), Action(seat, "decline")]
+    if kind == REWARD:
+        active = s.heroes[s.active]
+        return [Action(seat, "take", u) for u in f.options if u in active.hand]
+    if kind == LOSE_ITEM:
+        return [Action(seat, "lose", u) for u in carried(hero)]
+    if kind == FLEE:
+        return [Action(seat, "flee", d) for d in flee_options(s, hero)]
+    if kind == CHARITY:
+        return [Action(seat, "charity", u) for u in hero.hand] if len(hero.hand) > HAND_LIMIT else []
+    return []
+
+
+def _identity_cards(t: CardTable, hero: Hero, out: list[Action]) -> None:
+    """Race, class, half-breed and super-munchkin cards in hand that may be played now."""
+    seat = hero.seat
+    for uid in hero.hand:
+        if t.deck_of[uid] != DXM:
+            continue
+        d = t.dxm[uid]
+        k = d.kind
+        if (
+            (k == "race" and all(t.dxm[r].race != d.race for r in hero.races))
+            or (k == "class" and all(t.dxm[c].klass != d.klass for c in hero.classes))
+            or (k == "half_breed" and hero.half_breed == HIDDEN)
+            or (k == "super_munchkin" and hero.super_munchkin == HIDDEN)
+        ):
+            out.append(Action(seat, "play", uid))
+
+
+def _items(t: CardTable, hero: Hero, out: list[Action]) -> None:
+    """Equip, stow and belt moves for cards in hand and carried."""
+    seat = hero.seat
+    for uid in hero.hand:
+        if t.deck_of[uid] == DXM:
+            continue
+        item = t.treasure[uid]
+        if item.kind == "equipment":
+            if can_equip(t, hero, uid) is None:
+                out.append(Action(seat, "equip", uid))
+            if can_stow(t, hero, uid):
+                out.append(Action(seat, "stow", uid))
+        elif item.kind == "oneshot":
+            out.append(Action(seat, "belt", uid))
+    for uid in hero.equipped:
+        if can_stow(t, hero, uid):
+            out.append(Action(seat, "stow", uid))
+    for uid in hero.backpack:
+        if can_equip(t, hero, uid) is None:
+            out.append(Action(seat, "equip", uid))
+
+
+def _setup(t: CardTable, hero: Hero) -> list[Action]:
+    out = [Action(hero.seat, "done")]
+    _identity_cards(t, hero, out)
+    _items(t, hero, out)
+    return out
+
+
+def move_cost(t: CardTable, s: State, hero: Hero, d: int) -> int | None:
+    """Moves needed to go through side d now (None: impossible), after the spend-all rule."""
+    if hero.explored:
+        return None
+    kind = s.edges.get(edge_key(hero.x, hero.y, d))
+    costs = t.content.tables.move_cost
+    if kind is None or kind not in costs:
+        return None
+    if cell_key(hero.x + DX[d], hero.y + DY[d]) not in s.grid and not s.tiles:
+        return None  # nothing left to explore with
+    leave = sum(r.amount for r in room_def(t, hero_room(s, hero)).rules if r.kind == "leave_cost")
+    cost = costs[kind] + leave
+    if cost <= hero.moves:
+        return cost
+    if not hero.moved and hero.moves > 0:
+        return hero.moves  # spend-all: any one connection for all the Moves left
+    return None
+
+
+def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
+    seat = hero.seat
+    out = [Action(seat, "end")]
+    for d in range(4):
+        if move_cost(t, s, hero, d) is not None:
+            out.append(Action(seat, "move", d))
+    room = hero_room(s, hero)
+    rdef = room_def(t, room)
+    if hero.moves >= 1:
+        _deals(t, hero, rdef.deal, out)
+        out.extend(Action(seat, "pickup", i) for i in range(len(room.piles)))
+        if room.room != ENTRANCE and room.searched < 2:
+            out.append(Action(seat, "search"))
+    _identity_cards(t, hero, out)
+    _items(t, hero, out)
+    others = [h for h in s.heroes if h.seat != seat and not h.dead]
+    here = [h for h in others if (h.x, h.y) == (hero.x, hero.y)]
+    for uid in hero.hand:
+        out.append(Action(seat, "discard", uid))
+        if t.deck_of[uid] == DXM:
+            _dxm_card(t, s, hero, uid, others, out)
+        else:
+            _treasure_card(t, hero, uid, out)
+            out.extend(Action(seat, "give", uid, h.seat) for h in here)
+    for uid in carried(hero):
+        out.extend(Action(seat, "give", uid, h.seat) for h in here)
+    for uid in hero.belt:
+        _treasure_card(t, hero, uid, out)
+    if hero.gold >= LEVEL_PRICE and hero.level < MAX_LEVEL - 1:
+        out.append(Action(seat, "buylevel"))
+    for m in monsters_at(s, hero.x, hero.y):
+        if ignores(t, m, hero):
+            out.append(Action(seat, "challenge", m.id))
+    return out
+
+
+def _deals(t: CardTable, hero: Hero, deal: Deal | None, out: list[Action]) -> None:
+    if deal is None:
+        return
+    seat = hero.seat
+    k = deal.kind
+    if (
+        (k in ("buy_treasure", "buy_dxm") and hero.gold >= deal.price)
+        or (k == "heal" and hero.gold >= deal.price and hero.life < hero.max_life)
+        or (k == "shrine" and hero.gold >= deal.price and (not deal.who or deal.who in identity(t, hero)))
+    ):
+        out.append(Action(seat, "deal"))
+    elif k == "sell":
+        for uid in [*hero.hand, *carried(hero)]:
+            if t.deck_of[uid] != DXM and t.treasure[uid].gold > 0:
+                out.append(Action(seat, "deal", uid))
+    elif k == "swap_card":
+        out.extend(Action(seat, "deal", uid) for uid in hero.hand)
+
+
+def _dxm_card(t: CardTable, s: State, hero: Hero, uid: int, others: list[Hero], out: list[Action]) -> None:
+    seat = hero.seat
+    d = t.dxm[uid]
+    k = d.kind
+    if k == "level":
+        if hero.level < MAX_LEVEL - 1:
+            out.append(Action(seat, "play", uid))
+    elif k == "moves":
+        out.append(Action(seat, "play", uid))
+    elif k == "curse":
+        out.extend(Action(seat, "curse", uid, h.seat) for h in others)
+    elif k == "dungeon":
+        if d.action == "wall_to_door":
+            for side in range(4):
+                if s.edges.get(edge_key(hero.x, hero.y, side)) == "wall":
+                    out.append(Action(seat, "wall", uid, side))
+        elif d.action == "move_monster":
+            cells = [(hero.x, hero.y)] + [(x, y) for _, x, y in neighbours(s, hero.x, hero.y)]
+            for m in s.monsters:
+                if (m.x, m.y) not in cells:
+                    continue
+                for side, nx, ny in neighbours(s, m.x, m.y, MONSTER_PASSABLE):
+                    if (nx, ny) != (0, 0):
+                        out.append(Action(seat, "shove", uid, m.id, side))
+        elif d.action == "teleport":
+            for room in s.rooms:
+                if (room.x, room.y) != (hero.x, hero.y):
+                    out.append(Action(seat, "teleport", uid, room.x, room.y))
+
+
+def _treasure_card(t: CardTable, hero: Hero, uid: int, out: list[Action]) -> None:
+    """Treasure played outside combat: healing and Moves one-shots, level gains."""
+    item = t.treasure[uid]
+    seat = hero.seat
+    if item.kind == "level":
+        if hero.level < MAX_LEVEL - 1:
+            out.append(Action(seat, "play", uid))
+    elif item.kind == "oneshot" and (
+        item.use == "moves" or (item.use == "heal" and hero.life < hero.max_life)
+    ):
+        out.append(Action(seat, "play", uid))
+
+
+def _window(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
+    c = s.combat
+    assert c is not None
+    seat = hero.seat
+    out = [Action(seat, "pass")]
+    if f.stage == "post":
+        for uid in hero.hand:
+            if t.deck_of[uid] == DXM and t.dxm[uid].kind == "dice":
+                out.extend(Action(seat, "dice", uid, side) for side in (0, 1))
+        return out
+    monsters = fight_monsters(s, c)
+    for uid in hero.hand:
+        if t.deck_of[uid] != DXM:
+            continue
+        k = t.dxm[uid].kind
+        if k == "enhancer":
+            if c.boss:
+                out.append(Action(seat, "enhance", uid, 0))
+            out.extend(Action(seat, "enhance", uid, m.id) for m in monsters)
+        elif k == "wandering" and not c.boss:
+            out.append(Action(seat, "wander", uid))
+    if not hero.dead:
+        in_room = (hero.x, hero.y) == (c.x, c.y)
+        near = in_room or adjacent(s, hero.x, hero.y, c.x, c.y)
+        for uid in [*hero.hand, *hero.belt]:
+            if t.deck_of[uid] == DXM:
+                continue
+            item = t.treasure[uid]
+            if item.kind == "oneshot" and item.use == "bonus" and (in_room or (item.thrown and near)):
+                out.extend(Action(seat, "use", uid, side) for side in (0, 1))
+    if seat == c.active and c.helper < 0 and not any(r.kind == "no_help" for r in room_rules(t, s, c)):
+        treasures = min(MAX_TERMS_TREASURES, sum(t.monster[m.card].treasures for m in monsters))
+        for other in s.heroes:
+            if other.seat == seat or other.dead or other.seat in c.invited:
+                continue
+            if c.boss and other.level < MAX_LEVEL:
+                continue
+            if not adjacent(s, other.x, other.y, c.x, c.y):
+                continue
+            for n in range(treasures + 1):
+                for first in (False, True) if n else (False,):
+                    for gold in TERMS_GOLD:
+                        if gold <= hero.gold:
+                            out.append(Action(seat, "invite", other.seat, n + (10 if first else 0), gold))
+    return out

@@ -1,0 +1,164 @@
+"""The game state: one value that holds the whole game.
+
+Plain mutable msgspec Structs, so that a state encodes to msgpack directly and copies cheaply.
+Cards are physical card numbers (``uid``) into the engine's card table; monsters on the board have
+their own ids. A player's view (:func:`mqtui.engine.view.view_for`) has the same shape with the
+hidden parts replaced by ``HIDDEN``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+HIDDEN = -1  # a card the viewer may not see
+
+# Frame kinds: who must decide what, now.
+SETUP = "setup"  # build your hero before the first turn
+ACT = "act"  # the active player's action phase
+WINDOW = "window"  # combat interference goes round the table (stage "pre" before dice, "post" after)
+INVITE = "invite"  # the invited player accepts or declines helping
+REWARD = "reward"  # the chooser hands the helper the agreed Treasure cards
+LOSE_ITEM = "lose_item"  # Bad Stuff: the victim chooses an item to lose
+FLEE = "flee"  # a loser chooses where to run
+CHARITY = "charity"  # the active player gives away or discards cards over the hand limit
+
+# Turn stages outside frames.
+STAGE_SETUP = "setup"
+STAGE_TURN = "turn"
+STAGE_CHARITY = "charity"
+STAGE_OVER = "over"
+
+
+class Hero(msgspec.Struct, kw_only=True):
+    seat: int
+    name: str
+    colour: str
+    level: int = 1
+    life: int = 4
+    max_life: int = 4
+    moves: int = 3
+    moved: bool = False  # spent a Move this turn (ends the spend-all option)
+    explored: bool = False  # explored this turn (ends movement)
+    gold: int = 300
+    races: list[int] = []  # race cards in play
+    classes: list[int] = []  # class cards in play
+    half_breed: int = HIDDEN  # the half-breed card in play, if any
+    super_munchkin: int = HIDDEN
+    hand: list[int] = []
+    equipped: list[int] = []  # items in use
+    belt: list[int] = []  # one-shot items ready to use
+    backpack: list[int] = []
+    x: int = 0
+    y: int = 0
+    dead: bool = False  # off the board until the start of its next turn
+    lose_moves: int = 0  # Moves lost at the start of the next turn
+    kills: int = 0
+    deaths: int = 0
+
+
+class Room(msgspec.Struct, kw_only=True):
+    room: int  # index into content.rooms; -1 is the Entrance
+    x: int
+    y: int
+    searched: int = 0  # 1: Ransacked, 2: Looted out
+    piles: list[list[int]] = []  # dropped Treasure cards, pile by pile
+
+
+class Monster(msgspec.Struct, kw_only=True):
+    id: int
+    card: int
+    colour: str  # the colour base it stands on: its target
+    x: int
+    y: int
+
+
+class Mod(msgspec.Struct, array_like=True):
+    """One term of a combat sum added by a card: who played it, what, for which side."""
+
+    label: str
+    amount: int
+    side: int  # 0 heroes, 1 monsters
+    monster: int = -1  # enhancers: the monster it is on
+
+
+class Combat(msgspec.Struct, kw_only=True):
+    x: int
+    y: int
+    active: int
+    monsters: list[int]
+    boss: bool = False
+    boss_card: int = HIDDEN
+    helper: int = -1
+    terms_treasures: int = 0
+    terms_first: bool = False
+    terms_gold: int = 0
+    invited: list[int] = []
+    mods: list[Mod] = []
+    extra_treasures: int = 0
+    hero_die: int = 0
+    monster_dice: list[int] = []
+    die_mods: list[Mod] = []  # dice cards: side 0 hero die, 1 monster die
+
+
+class Frame(msgspec.Struct, kw_only=True):
+    kind: str
+    seat: int
+    stage: str = ""
+    passes: int = 0
+    n: int = 0
+    target: int = -1
+    first: bool = False
+    options: list[int] = []
+
+
+class State(msgspec.Struct, kw_only=True):
+    content: str  # content version
+    seed: int
+    rng: int
+    forced: list[int] = []  # queued die results (scenarios, tests)
+    n: int = 0  # state number: increases with every accepted action
+    round: int = 1
+    active: int = 0
+    stage: str = STAGE_SETUP
+    heroes: list[Hero]
+    rooms: list[Room] = []
+    grid: dict[int, int] = {}  # cell key -> index into rooms
+    edges: dict[int, str] = {}  # edge key -> connection kind
+    monsters: list[Monster] = []  # in the order they entered the dungeon
+    next_monster: int = 1
+    dxm: list[int] = []  # draw piles, top at the end
+    treasure: list[int] = []
+    monster_deck: list[int] = []
+    tiles: list[int] = []  # the room stack (tile numbers)
+    bag: list[str] = []  # the connection bag
+    dxm_discard: list[int] = []
+    treasure_discard: list[int] = []
+    monster_discard: list[int] = []
+    frames: list[Frame] = []
+    combat: Combat | None = None
+    last_colour: str = ""
+    winners: list[int] = []
+    actions: int = 0  # decisions taken
+
+
+def cell_key(x: int, y: int) -> int:
+    return (x + 512) * 1024 + (y + 512)
+
+
+def key_cell(key: int) -> tuple[int, int]:
+    return key // 1024 - 512, key % 1024 - 512
+
+
+DX = (0, 1, 0, -1)  # N E S W, y grows downward (south)
+DY = (-1, 0, 1, 0)
+
+
+def edge_key(x: int, y: int, d: int) -> int:
+    """The edge on side ``d`` of cell (x, y); the same key from both cells it separates."""
+    if d == 1:  # east of (x,y) is west of (x+1,y)
+        return cell_key(x, y) * 2
+    if d == 3:
+        return cell_key(x - 1, y) * 2
+    if d == 2:
+        return cell_key(x, y) * 2 + 1
+    return cell_key(x, y - 1) * 2 + 1

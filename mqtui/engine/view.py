@@ -1,0 +1,44 @@
+"""What one player may know: a copy of the state with everything hidden from that seat redacted.
+
+The view has the same shape as the state, so the UI and the bots read one kind of value. Hidden
+cards become ``HIDDEN`` (their number stays visible: hand sizes, deck sizes), the generator and the
+seed are zeroed, and the room stack and connection bag keep only their sizes. ``seat = -1`` is a
+spectator, who sees only public information.
+"""
+
+from __future__ import annotations
+
+from mqtui.engine.actions import Event
+from mqtui.engine.state import HIDDEN, REWARD, State
+
+
+def view_for(s: State, seat: int) -> State:
+    from mqtui.engine.game import copy_state
+
+    v = copy_state(s)
+    v.seed = 0
+    v.rng = 0
+    v.forced = []
+    for hero in v.heroes:
+        if hero.seat != seat:
+            hero.hand = [HIDDEN] * len(hero.hand)
+    v.dxm = [HIDDEN] * len(v.dxm)
+    v.treasure = [HIDDEN] * len(v.treasure)
+    v.monster_deck = [HIDDEN] * len(v.monster_deck)
+    v.tiles = [HIDDEN] * len(v.tiles)
+    v.bag = ["?"] * len(v.bag)
+    for f in v.frames:
+        # the drawn Treasure being shared out is seen by the two heroes who share it
+        if f.kind == REWARD and seat not in (s.active, f.target):
+            f.options = [HIDDEN] * len(f.options)
+    return v
+
+
+def events_for(events: list[Event], seat: int) -> list[str]:
+    """The log lines one seat may read, in order (private forms for that seat)."""
+    lines = []
+    for e in events:
+        text = e.for_seat(seat)
+        if text:
+            lines.append(text)
+    return lines
