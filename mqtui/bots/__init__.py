@@ -19,8 +19,9 @@ class Choice(NamedTuple):
 
 class Bot(Protocol):
     kind: str
+    needs_view: bool  # False: the bot ignores the view, and callers may pass None instead of building one
 
-    def choose(self, engine: Engine, view: State, seat: int, legal: list[Action]) -> Choice: ...
+    def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice: ...
 
 
 BOT_KINDS: tuple[str, ...] = ("random", "normal", "hard")

@@ -12,9 +12,10 @@ from mqtui.engine.state import State
 
 class RandomBot:
     kind = "random"
+    needs_view = False
 
     def __init__(self, seed: int = 0) -> None:
         self.random = random.Random(seed)
 
-    def choose(self, engine: Engine, view: State, seat: int, legal: list[Action]) -> Choice:
+    def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice:
         return Choice(self.random.choice(legal))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mqtui.engine.defs import Content
@@ -12,6 +12,9 @@ if TYPE_CHECKING:
 HELP = "list cards (monsters, treasures, DxM), rooms, races and classes with their numbers and text"
 
 KINDS = ("monster", "treasure", "dxm", "room", "race", "class")
+
+# one table: title, column headers, rows of (search haystack, cells as rich markup)
+Rows = list[tuple[str, list[str]]]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,77 +29,71 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _effects(effects: Any) -> str:
-    parts = []
-    for e in effects:
-        if e.kind == "lose_slot":
-            parts.append(f"lose_slot {e.slot}")
-        elif e.kind in ("lose_race", "lose_class", "to_entrance", "death"):
-            parts.append(e.kind)
-        else:
-            parts.append(f"{e.kind} {e.amount}")
-    return ", ".join(parts)
+def _tables(content: Content, kinds: tuple[str, ...]) -> list[tuple[str, list[str], Rows]]:
+    from rich.markup import escape as e
 
+    def named(name: str, ident: str) -> str:
+        return f"[b]{e(name)}[/b]\n[dim]{e(ident)}[/dim]"
 
-def _tables(content: Content, kinds: tuple[str, ...]) -> list[tuple[str, list[str], list[list[str]]]]:
-    out: list[tuple[str, list[str], list[list[str]]]] = []
-    if "race" in kinds:
-        rows = [[r.id, r.name, ", ".join(p.kind for p in r.powers), r.text] for r in content.races.values()]
-        out.append(("Races", ["id", "name", "powers", "text"], rows))
-    if "class" in kinds:
-        rows = [[c.id, c.name, ", ".join(p.kind for p in c.powers), c.text] for c in content.classes.values()]
-        out.append(("Classes", ["id", "name", "powers", "text"], rows))
+    def texts(text: str, flavour: str = "") -> str:
+        return e(text) + (f"\n[i]{e(flavour)}[/i]" if flavour else "")
+
+    out: list[tuple[str, list[str], Rows]] = []
+    if "race" in kinds or "class" in kinds:
+        for title, kind, defs in (("Races", "race", content.races), ("Classes", "class", content.classes)):
+            if kind not in kinds:
+                continue
+            rows: Rows = []
+            for h in defs.values():
+                powers = ", ".join(p.kind + (f" {p.amount}" if p.amount else "") for p in h.powers)
+                rows.append((f"{h.id} {h.name} {h.text}", [named(h.name, h.id), e(powers), e(h.text)]))
+            out.append((title, ["name", "powers", "text"], rows))
     if "room" in kinds:
         rows = []
         for r in (content.entrance, *content.rooms):
-            arrows = " ".join(f"{c[0]}{s}" for c, s in r.arrows.items())
-            rows.append(
-                [
-                    str(r.tile),
-                    r.id,
-                    r.name,
-                    r.short,
-                    f"{r.search:+d}",
-                    arrows,
-                    r.text + f"\n[i]{r.flavour}[/i]",
-                ]
-            )
-        out.append(("Rooms", ["tile", "id", "name", "map", "search", "arrows", "text"], rows))
+            arrows = " ".join(f"{c}:{s}" for c, s in r.arrows.items())
+            cells = [
+                str(r.tile),
+                named(r.name, r.id),
+                e(r.short),
+                f"{r.search:+d}",
+                e(arrows),
+                texts(r.text, r.flavour),
+            ]
+            rows.append((f"{r.id} {r.name} {r.text} {r.flavour}", cells))
+        out.append(("Rooms", ["tile", "name", "map", "search", "arrows", "text"], rows))
     if "monster" in kinds:
         rows = []
         for m in sorted(content.monsters, key=lambda m: (m.level, m.name)):
             move = f"{m.move}:{m.weird}" if m.weird else m.move
-            extra = []
-            if m.ignores:
-                extra.append(f"ignores ≤{m.ignores}")
-            if m.tags:
-                extra.append(",".join(m.tags))
-            rows.append(
-                [
-                    str(m.level),
-                    m.name,
-                    f"{m.treasures}/{m.levels}",
-                    move,
-                    " ".join(extra),
-                    str(m.count),
-                    m.text + (f"\n[i]{m.flavour}[/i]" if m.flavour else ""),
-                ]
-            )
+            notes = [f"ignores ≤{m.ignores}"] if m.ignores else []
+            notes += [", ".join(m.tags)] if m.tags else []
+            cells = [
+                str(m.level),
+                named(m.name, m.id),
+                f"{m.treasures}/{m.levels}",
+                e(move),
+                e("\n".join(notes)),
+                str(m.count),
+                texts(m.text, m.flavour),
+            ]
+            rows.append((f"{m.id} {m.name} {m.text} {m.flavour} {' '.join(m.tags)}", cells))
         out.append(("Monsters", ["lvl", "name", "T/lv", "move", "notes", "×", "text"], rows))
     if "treasure" in kinds:
         rows = []
         for t in content.treasures:
             what = t.slot if t.kind == "equipment" else (t.use if t.kind == "oneshot" else t.kind)
-            if t.big:
-                what += " big"
-            if t.thrown:
-                what += " thrown"
-            rows.append(
-                [t.name, t.kind, what, f"{t.bonus:+d}" if t.bonus else "", str(t.gold), str(t.count), t.text]
-            )
-        out.append(("Treasures", ["name", "kind", "slot/use", "bonus", "gold", "×", "text"], rows))
+            what += " big" if t.big else ""
+            what += " thrown" if t.thrown else ""
+            bonus = f"{t.bonus:+d}" if t.bonus else ""
+            cells = [named(t.name, t.id), e(what), bonus, str(t.gold), str(t.count), e(t.text)]
+            rows.append((f"{t.id} {t.name} {t.text}", cells))
+        out.append(("Treasures", ["name", "slot/use", "bonus", "gold", "×", "text"], rows))
     if "dxm" in kinds:
-        rows = [[d.name, d.kind, str(d.count), d.text] for d in content.dxm]
+        rows = [
+            (f"{d.id} {d.name} {d.text}", [named(d.name, d.id), e(d.kind), str(d.count), e(d.text)])
+            for d in content.dxm
+        ]
         out.append(("DxM cards", ["name", "kind", "×", "text"], rows))
     return out
 
@@ -105,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     from mqtui.engine.content import ContentError, load_content
@@ -122,15 +118,14 @@ def run(args: argparse.Namespace) -> int:
     shown = 0
     for title, headers, rows in _tables(content, kinds):
         if needle:
-            rows = [r for r in rows if any(needle in cell.lower() for cell in r)]
+            rows = [r for r in rows if needle in r[0].lower()]
         if not rows:
             continue
         table = Table(title=f"{title} ({len(rows)})", show_lines=True)
         for h in headers:
             table.add_column(h, overflow="fold")
-        for r in rows:
-            # the flavour is marked up in italics; everything else is shown literally
-            table.add_row(*(escape(c).replace("\\[i]", "[i]").replace("\\[/i]", "[/i]") for c in r))
+        for _, cells in rows:
+            table.add_row(*cells)
         console.print(table)
         shown += len(rows)
     if not shown:

@@ -231,9 +231,16 @@ def _parse_toml(path: Path, shown: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        m = _TOML_AT.search(str(exc))
+        if m:
+            what = str(exc)[: m.start()].rstrip()
+            raise ContentError(
+                f"{shown}: line {m.group(1)}, column {m.group(2)}: TOML syntax error: {what}"
+            ) from None
         raise ContentError(f"{shown}: TOML syntax error: {exc}") from None
 
 
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _MSGSPEC_AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
 _MSGSPEC_FIELD = re.compile(r"^Object (?P<what>contains unknown|missing required) field `(?P<name>[^`]*)`$")
 

@@ -1,0 +1,153 @@
+"""Headless games between bots: the simulator behind ``mqtui sim`` and the benchmarks.
+
+Each game is reproducible from its seed: the game seed drives the engine, and bot ``i`` of game ``g``
+gets the seed ``g * 1000 + i``. An exception inside a game is caught and reported with the seed and
+action number that reproduce it.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqtui.bots import make_bot
+from mqtui.engine.defs import COLOURS
+from mqtui.engine.game import Engine
+from mqtui.engine.state import STAGE_OVER
+from mqtui.engine.view import view_for
+
+NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+DEFAULT_ROUND_CAP = 200
+
+
+@dataclass
+class GameResult:
+    seed: int
+    bots: tuple[str, ...]
+    finished: bool = False
+    capped: bool = False
+    error: str = ""
+    error_action: int = -1
+    rounds: int = 0
+    decisions: int = 0
+    winners: list[int] = field(default_factory=list)
+    deaths: list[int] = field(default_factory=list)
+    boss_fights: int = 0
+    levels: list[int] = field(default_factory=list)
+    decision_ns: dict[str, list[int]] = field(default_factory=dict)  # bot kind -> decision times
+
+
+def play_game(
+    engine: Engine,
+    bots: Sequence[str],
+    seed: int,
+    round_cap: int = DEFAULT_ROUND_CAP,
+    time_decisions: bool = False,
+) -> GameResult:
+    players = [(NAMES[i], COLOURS[i]) for i in range(len(bots))]
+    result = GameResult(seed=seed, bots=tuple(bots))
+    seats = [make_bot(kind, seed * 1000 + i) for i, kind in enumerate(bots)]
+    needs_view = [getattr(b, "needs_view", True) for b in seats]
+    try:
+        state, _ = engine.new_game(players, seed)
+        while state.stage != STAGE_OVER:
+            if state.round > round_cap:
+                result.capped = True
+                break
+            seat = engine.deciding(state)
+            legal = engine.legal(state, seat)
+            started = time.perf_counter_ns() if time_decisions else 0
+            view = view_for(state, seat) if needs_view[seat] else None
+            choice = seats[seat].choose(engine, view, seat, list(legal))
+            if time_decisions:
+                result.decision_ns.setdefault(bots[seat], []).append(time.perf_counter_ns() - started)
+            events = engine.apply(state, choice.action)
+            result.decisions += 1
+            result.boss_fights += sum(1 for e in events if e.kind == "boss")
+        result.finished = state.stage == STAGE_OVER
+        result.winners = list(state.winners)
+        result.rounds = state.round
+        result.deaths = [h.deaths for h in state.heroes]
+        result.levels = [h.level for h in state.heroes]
+    except Exception as exc:  # reported, not raised: one bad game must not end a long run
+        result.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
+        result.error_action = result.decisions
+    return result
+
+
+def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
+    """The figures ``mqtui sim --json`` prints."""
+    players = len(results[0].bots) if results else 0
+    decisions = sum(r.decisions for r in results)
+    done = [r for r in results if not r.error]
+    wins = [0] * players
+    wins_by_kind: dict[str, float] = {}
+    seats_by_kind: dict[str, int] = {}
+    for r in done:
+        for i, kind in enumerate(r.bots):
+            seats_by_kind[kind] = seats_by_kind.get(kind, 0) + 1
+        for seat in r.winners:
+            wins[seat] += 1
+            kind = r.bots[seat]
+            wins_by_kind[kind] = wins_by_kind.get(kind, 0) + 1
+    rounds = [r.rounds for r in done]
+    times: dict[str, list[int]] = {}
+    for r in done:
+        for kind, ns in r.decision_ns.items():
+            times.setdefault(kind, []).extend(ns)
+    return {
+        "games": len(results),
+        "finished": sum(r.finished for r in results),
+        "capped": sum(r.capped for r in results),
+        "errors": sum(bool(r.error) for r in results),
+        "decisions": decisions,
+        "seconds": round(seconds, 3),
+        "decisions_per_s": round(decisions / seconds, 1) if seconds else 0.0,
+        "games_per_s": round(len(results) / seconds, 3) if seconds else 0.0,
+        "mean_rounds": round(statistics.fmean(rounds), 2) if rounds else 0.0,
+        "median_rounds": statistics.median(rounds) if rounds else 0,
+        "wins": wins,
+        "win_rate_by_seat": [round(w / len(done), 3) if done else 0.0 for w in wins],
+        "win_rate_by_kind": {
+            k: round(wins_by_kind.get(k, 0) / n, 3) for k, n in sorted(seats_by_kind.items())
+        },  # wins per seat-game of that kind
+        "deaths": sum(sum(r.deaths) for r in done),
+        "boss_fights": sum(r.boss_fights for r in done),
+        "decision_ms": {
+            k: {
+                "median": round(statistics.median(v) / 1e6, 4),
+                "p99": round(sorted(v)[int(len(v) * 0.99) - 1 if len(v) > 1 else 0] / 1e6, 4),
+                "max": round(max(v) / 1e6, 4),
+            }
+            for k, v in sorted(times.items())
+            if v
+        },
+        "failures": [
+            {"seed": r.seed, "action": r.error_action, "error": r.error.splitlines()[0]}
+            for r in results
+            if r.error
+        ][:20],
+    }
+
+
+def run(
+    engine: Engine,
+    games: int,
+    bots: Sequence[str],
+    seed: int,
+    round_cap: int = DEFAULT_ROUND_CAP,
+    time_decisions: bool = False,
+    on_game: Callable[[GameResult], None] | None = None,
+) -> tuple[list[GameResult], float]:
+    started = time.perf_counter()
+    results = []
+    for g in range(games):
+        result = play_game(engine, bots, seed + g, round_cap, time_decisions)
+        results.append(result)
+        if on_game:
+            on_game(result)
+    return results, time.perf_counter() - started
