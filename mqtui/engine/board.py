@@ -127,7 +127,7 @@ def place_room(t: CardTable, s: State, ev: list[Event], x: int, y: int) -> Room 
         return None
     tile = s.tiles.pop()
     faces = t.tiles[tile]
-    index = faces[rng.below(s, len(faces))]
+    index = s.faces.pop(tile) if tile in s.faces else faces[rng.below(s, len(faces))]
     room = Room(room=index, x=x, y=y)
     s.grid[cell_key(x, y)] = len(s.rooms)
     s.rooms.append(room)
@@ -251,7 +251,7 @@ def _move_along(t: CardTable, s: State, m: Monster, kind: str, colour: str) -> N
     visited = {(m.x, m.y)}
     if kind == "contrary":
         d = _arrow(t, s, m.x, m.y, colour)
-        if d is None:
+        if d is None or _target_at(s, m, m.x, m.y):
             return
         back = (d + 2) % 4
         nxt = step_target(s, m.x, m.y, back)

@@ -100,15 +100,28 @@ def monster_terms(t: CardTable, s: State, c: Combat) -> list[Term]:
     for hero in fighters(s, c):
         ids |= identity(t, hero)
     terms: list[Term] = []
+    placed: set[int] = set()  # mods counted as a monster's level
     if c.boss:
-        terms.append((f"{t.monster[c.boss_card].name} as boss", BOSS_LEVEL))
+        _level_terms(terms, f"{t.monster[c.boss_card].name} as boss", BOSS_LEVEL, c, 0, placed)
     for m in fight_monsters(s, c):
         d = t.monster[m.card]
-        terms.append((f"{d.name} level", d.level))
+        _level_terms(terms, f"{d.name} level", d.level, c, m.id, placed)
         terms.extend((f"vs {b.vs}", b.amount) for b in d.bonuses if b.vs in ids)
     terms.extend(("room", r.amount) for r in room_rules(t, s, c) if r.kind == "monster_bonus")
-    terms.extend((m.label, m.amount) for m in c.mods if m.side == 1)
+    terms.extend((m.label, m.amount) for i, m in enumerate(c.mods) if m.side == 1 and i not in placed)
     return terms
+
+
+def _level_terms(terms: list[Term], label: str, level: int, c: Combat, mid: int, placed: set[int]) -> None:
+    """A monster's level and the enhancers played on it; together never below Level 1."""
+    terms.append((label, level))
+    for i, mod in enumerate(c.mods):
+        if mod.side == 1 and mod.monster == mid:
+            terms.append((mod.label, mod.amount))
+            level += mod.amount
+            placed.add(i)
+    if level < 1:
+        terms.append(("no lower than Level 1", 1 - level))
 
 
 def die_total(c: Combat, side: int) -> int:
@@ -156,10 +169,10 @@ def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
     ties = h_total == m_total and any(has_power(t, h, "win_ties") for h in side)
     won = h_total > m_total or ties
     names = " and ".join(h.name for h in side)
-    foes = (
-        ", ".join(label.removesuffix(" level").removesuffix(" as boss") for label, _ in m_terms[:1])
-        or "the monsters"
-    )
+    if c.boss:
+        foes = f"the boss ({t.monster[c.boss_card].name})"
+    else:
+        foes = ", ".join(t.monster[m.card].name for m in fight_monsters(s, c)) or "the monsters"
     verb = "beat" if won else "lose to"
     if len(side) == 1:
         verb = "beats" if won else "loses to"

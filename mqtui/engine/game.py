@@ -92,7 +92,10 @@ class Engine:
     def __init__(self, content: Content) -> None:
         self.content = content
         self.cards = CardTable.build(content)
-        self._legal_key: tuple[int, int, int] = (-1, -1, -1)
+        # the last answer of ``legal``: the state object itself (not its id, which Python reuses once
+        # a state is freed), its state number and the seat
+        self._legal_state: State | None = None
+        self._legal_key: tuple[int, int] = (-1, -1)
         self._legal: list[Action] = []
 
     # -- setting up ---------------------------------------------------------------------------------
@@ -139,11 +142,28 @@ class Engine:
     # -- asking -------------------------------------------------------------------------------------
 
     def legal(self, s: State, seat: int) -> list[Action]:
-        key = (id(s), s.n, seat)
-        if key != self._legal_key:
+        """The legal actions of ``seat`` now (empty unless that seat must decide).
+
+        The answer is cached per state object and state number: change a state only through ``apply``
+        (or call :meth:`forget` after changing it by hand).
+        """
+        key = (s.n, seat)
+        if s is not self._legal_state or key != self._legal_key:
             self._legal = legal_actions(self.cards, s, seat)
+            self._legal_state = s
             self._legal_key = key
         return self._legal
+
+    def forget(self) -> None:
+        """Drop the cached legal actions (after changing a state other than through ``apply``)."""
+        self._legal_state = None
+
+    def settle(self, s: State) -> list[Event]:
+        """Run everything automatic in a hand-made position until someone must decide."""
+        self.forget()
+        ev: list[Event] = []
+        self._advance(s, ev)
+        return ev
 
     def deciding(self, s: State) -> int:
         return deciding(s)
@@ -153,29 +173,78 @@ class Engine:
         if s.stage == STAGE_OVER:
             return "the game is over"
         who = deciding(s)
+        if not 0 <= action.seat < len(s.heroes):
+            return f"there is no seat {action.seat}"
         if action.seat != who:
             f = s.frames[-1]
             return f"it is {s.heroes[who].name}'s decision now ({_frame_words(f)}), not {s.heroes[action.seat].name}'s"
-        hero = s.heroes[action.seat]
-        t = self.cards
+        reason = self._why_not(s, action)
+        if reason:
+            return reason
         kinds = sorted({a.kind for a in self.legal(s, action.seat)})
         if action.kind not in kinds:
-            return f"'{action.kind}' is not possible now; possible: {', '.join(kinds)}"
-        if action.kind == "move":
+            return f"'{action.kind}' is not possible now ({_frame_words(s.frames[-1])}); possible: {', '.join(kinds)}"
+        t = self.cards
+        if 0 <= action.a < len(t.names) and action.kind not in ("move", "flee", "pickup", "challenge"):
+            return f"{t.names[action.a]} cannot be used that way now"
+        return f"'{action}' is not legal now"
+
+    def _why_not(self, s: State, action: Action) -> str:
+        """A specific reason for common illegal actions, or ''."""
+        t = self.cards
+        hero = s.heroes[action.seat]
+        f = s.frames[-1]
+        k = action.kind
+        card = action.a if 0 <= action.a < len(t.names) else -1
+        if f.kind != ACT or s.combat is not None:
+            if k == "invite" and s.combat is not None and 0 <= action.a < len(s.heroes):
+                other = s.heroes[action.a]
+                if s.combat.boss and other.level < MAX_LEVEL:
+                    return "only Level-10 heroes may help against the boss"
+                if s.combat.helper >= 0:
+                    return "this fight already has a helper"
+            c = s.combat
+            if (
+                k == "use"
+                and card >= 0
+                and t.deck_of[card] == TREASURE
+                and c is not None
+                and (hero.x, hero.y) != (c.x, c.y)
+                and not t.treasure[card].thrown
+            ):
+                return "only thrown items can be used from outside the combat room"
+            return ""
+        if k == "move":
             if hero.explored:
                 return "exploring ended your movement this turn"
             if not 0 <= action.a < 4 or s.edges.get(edge_key(hero.x, hero.y, action.a)) in (None, "wall"):
                 return "there is a wall that way"
-            return "not enough Moves left for that connection"
-        if (
-            action.kind == "equip"
-            and action.a in hero.hand + hero.backpack
-            and t.deck_of[action.a] == TREASURE
-        ):
-            return can_equip(t, hero, action.a) or "that card cannot be equipped now"
-        if 0 <= action.a < len(t.names) and action.kind not in ("move", "flee", "pickup", "challenge"):
-            return f"{t.names[action.a]} cannot be used that way now"
-        return f"'{action}' is not legal now"
+            x, y = hero.x + DX[action.a], hero.y + DY[action.a]
+            if cell_key(x, y) not in s.grid and not s.tiles:
+                return "no rooms are left to explore with"
+            return "not enough Moves left for that connection (the spend-all rule needs an unspent turn)"
+        if k == "buylevel":
+            if hero.level >= MAX_LEVEL - 1:
+                return "gold never buys Level 10: only a kill does"
+            if hero.gold < LEVEL_PRICE:
+                return f"a level costs {LEVEL_PRICE} gold; you have {hero.gold}"
+        if k == "play" and card >= 0 and hero.level >= MAX_LEVEL - 1:
+            level_card = (t.deck_of[card] == TREASURE and t.treasure[card].kind == "level") or (
+                t.deck_of[card] == DXM and t.dxm[card].kind == "level"
+            )
+            if level_card:
+                return "a level card never takes a hero to Level 10: only a kill does"
+        if k in ("search", "deal", "pickup") and hero.moves < 1:
+            return f"'{k}' costs 1 Move and you have none left"
+        if k == "search":
+            room = hero_room(s, hero)
+            if room.room < 0:
+                return "the Entrance cannot be searched"
+            if room.searched >= 2:
+                return "this room is Looted out"
+        if k == "equip" and card >= 0 and card in hero.hand + hero.backpack and t.deck_of[card] == TREASURE:
+            return can_equip(t, hero, card) or ""
+        return ""
 
     # -- doing --------------------------------------------------------------------------------------
 
@@ -334,9 +403,7 @@ class Engine:
         if cell_key(x, y) in s.grid:
             hero.x, hero.y = x, y
             ev.append(Event("move", f"{hero.name} goes {how} to {room_name(t, s, x, y)}."))
-            for rule in room_def(t, hero_room(s, hero)).rules:
-                if rule.kind == "heal_on_enter":
-                    heal(hero, ev, rule.amount, room_name(t, s, x, y))
+            self._entered(s, hero, ev)
             return
         ev.append(Event("explore", f"{hero.name} explores {how}."))
         draw_to_hand(t, s, ev, hero, DXM)
@@ -344,6 +411,14 @@ class Engine:
         hero.x, hero.y = x, y
         hero.explored = True
         spawn_monster(t, s, ev, x, y, "A monster lives here")
+
+    def _entered(self, s: State, hero: Hero, ev: list[Event]) -> None:
+        """A hero entered a placed room (moving, fleeing, teleporting, joining a fight): room effects."""
+        t = self.cards
+        rdef = room_def(t, hero_room(s, hero))
+        for rule in rdef.rules:
+            if rule.kind == "heal_on_enter":
+                heal(hero, ev, rule.amount, rdef.name)
 
     def _do_deal(self, s: State, a: Action, ev: list[Event]) -> None:
         t = self.cards
@@ -365,7 +440,7 @@ class Engine:
                 draw_to_hand(t, s, ev, hero, TREASURE if gives == "treasure" else DXM, deal.amount)
         elif k == "sell":
             item = t.treasure[a.a]
-            value = item.gold * (deal.amount + power_total(t, hero, "sell_bonus")) // 100
+            value = item.gold * deal.amount // 100 * (100 + power_total(t, hero, "sell_bonus")) // 100
             remove_card(hero, a.a)
             discard_card(t, s, a.a)
             hero.gold += value
@@ -500,6 +575,7 @@ class Engine:
             Event("dungeon", f"{hero.name} plays {t.names[a.a]} and appears in {room_name(t, s, a.b, a.c)}.")
         )
         discard_card(t, s, a.a)
+        self._entered(s, hero, ev)
 
     def _do_equip(self, s: State, a: Action, ev: list[Event]) -> None:
         hero = s.heroes[a.seat]
@@ -657,12 +733,15 @@ class Engine:
         if f.target:
             hero.gold -= f.target
             helper.gold += f.target
+        moved = (helper.x, helper.y) != (c.x, c.y)
         helper.x, helper.y = c.x, c.y
         ev.append(
             Event(
                 "invite", f"{helper.name} accepts and joins the fight for {_terms(f.n, f.first, f.target)}."
             )
         )
+        if moved:
+            self._entered(s, helper, ev)
         self._card_played(s)
 
     def _do_decline(self, s: State, a: Action, ev: list[Event]) -> None:
@@ -677,7 +756,10 @@ class Engine:
         active.hand.remove(a.a)
         helper.hand.append(a.a)
         f.n -= 1
-        ev.append(Event("reward", f"{helper.name} receives {self.cards.names[a.a]} as agreed."))
+        name = self.cards.names[a.a]
+        public = f"{helper.name} receives a Treasure card from {active.name} as agreed."
+        ev.append(Event("reward", public, helper.seat, f"You receive {name} from {active.name} as agreed."))
+        ev.append(Event("reward", "", active.seat, f"You hand {name} to {helper.name} as agreed."))
 
     def _do_lose(self, s: State, a: Action, ev: list[Event]) -> None:
         f = s.frames[-1]
@@ -693,6 +775,7 @@ class Engine:
         hero = s.heroes[a.seat]
         hero.x, hero.y = hero.x + DX[a.a], hero.y + DY[a.a]
         ev.append(Event("flee", f"{hero.name} flees {DIR_NAMES[a.a]} to {room_name(t, s, hero.x, hero.y)}."))
+        self._entered(s, hero, ev)
 
     def _do_charity(self, s: State, a: Action, ev: list[Event]) -> None:
         f = s.frames[-1]

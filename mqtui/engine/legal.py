@@ -195,7 +195,12 @@ def _deals(t: CardTable, hero: Hero, deal: Deal | None, out: list[Action]) -> No
     if (
         (k in ("buy_treasure", "buy_dxm") and hero.gold >= deal.price)
         or (k == "heal" and hero.gold >= deal.price and hero.life < hero.max_life)
-        or (k == "shrine" and hero.gold >= deal.price and (not deal.who or deal.who in identity(t, hero)))
+        or (
+            k == "shrine"
+            and hero.gold >= deal.price
+            and (not deal.who or deal.who in identity(t, hero))
+            and (deal.gives != "life" or hero.life < hero.max_life)
+        )
     ):
         out.append(Action(seat, "deal"))
     elif k == "sell":

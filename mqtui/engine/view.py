@@ -26,6 +26,7 @@ def view_for(s: State, seat: int) -> State:
     v.treasure = [HIDDEN] * len(v.treasure)
     v.monster_deck = [HIDDEN] * len(v.monster_deck)
     v.tiles = [HIDDEN] * len(v.tiles)
+    v.faces = {}
     v.bag = ["?"] * len(v.bag)
     for f in v.frames:
         # the drawn Treasure being shared out is seen by the two heroes who share it

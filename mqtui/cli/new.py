@@ -1,0 +1,38 @@
+"""``mqtui new``: start a game at once, e.g. ``mqtui new --players "Ann:human,Bob:bot,Cy:hard"``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mqtui.cli.play import add_common, make_app
+
+HELP = "start a new game directly (default: you against three computer players)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        metavar="LIST",
+        help=(
+            "comma-separated seats NAME[:KIND[:COLOUR]], 2 to 6 of them. KIND: human (default), "
+            "bot (= normal), random, normal, hard. COLOUR: red, blue, green, yellow, orange, purple "
+            '(default: the first free). Example: "Ann:human,Bob:bot,Cy:hard:green"'
+        ),
+    )
+    parser.add_argument("--seed", type=int, help="seed for the shuffles and dice (default: random)")
+    add_common(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mqtui.ui.session import build_seats, default_specs, parse_players
+
+    try:
+        specs = parse_players(args.players) if args.players else default_specs()
+        build_seats(specs)  # check the table before the screen opens
+    except ValueError as exc:
+        print(f"mqtui new: {exc}", file=sys.stderr)
+        return 2
+    app = make_app(args, new_game=specs, seed=args.seed)
+    app.run()
+    return 0

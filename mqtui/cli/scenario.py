@@ -1,0 +1,55 @@
+"""``mqtui scenario FILE...``: run rule scenarios (TOML files, see docs/scenarios.md) and report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "run rule scenarios (TOML files or folders of them); exit 1 with a diff when one fails"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="FILE", help="scenario files or folders of them")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show what happened in every scenario")
+    parser.add_argument("-q", "--quiet", action="store_true", help="only report failures and the summary")
+    parser.add_argument(
+        "--dir",
+        action="append",
+        metavar="DIR",
+        dest="dirs",
+        help="content folder (repeat for base + packs; default: the base content)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from mqtui.engine.content import ContentError, load_content
+    from mqtui.engine.game import Engine
+    from mqtui.engine.scenario import ScenarioError, load, scenario_files
+    from mqtui.engine.scenario import run as run_scenario
+
+    try:
+        engine = Engine(load_content([Path(d) for d in args.dirs] if args.dirs else None))
+    except ContentError as exc:
+        for line in exc.errors:
+            print(f"error: {line}", file=sys.stderr)
+        return 1
+    files = scenario_files(args.paths)
+    if not files:
+        print("no scenario files found", file=sys.stderr)
+        return 1
+    failed = 0
+    for path in files:
+        try:
+            result = run_scenario(engine, load(path))
+        except ScenarioError as exc:
+            print(f"FAIL {path}: {exc}")
+            failed += 1
+            continue
+        if not result.ok:
+            failed += 1
+        if not result.ok or not args.quiet:
+            print(result.report(args.verbose))
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0

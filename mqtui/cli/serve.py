@@ -1,0 +1,85 @@
+"""``mqtui serve``: host one game for players who connect with plain ``ssh``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+HELP = "host one game over SSH: each player joins with 'ssh -p PORT code-XXXXXX@HOST' in their own terminal"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
+    parser.add_argument("--port", type=int, default=2222, help="SSH port (default 2222; 0 picks a free one)")
+    game = parser.add_mutually_exclusive_group()
+    game.add_argument(
+        "--new",
+        metavar="SEATS",
+        default=None,
+        help="a new game: a player count ('3') or seats 'NAME[:COLOUR][:KIND],...' where KIND is "
+        "human (default) or a bot (bot, random, normal, hard), e.g. 'Ann,Bob:blue,bot' (default: 2)",
+    )
+    game.add_argument("--load", metavar="FILE", help="resume a served game from its autosave")
+    parser.add_argument("--seed", type=int, help="seed of a new game (default: random)")
+    parser.add_argument(
+        "--save", metavar="FILE", help="autosave file (default: the --load file, or a new one)"
+    )
+    parser.add_argument("--keys", metavar="FILE", help="keys file: 'SEAT KEYTYPE KEY [COMMENT]' lines")
+    parser.add_argument(
+        "--pack", action="append", dest="packs", metavar="NAME", help="content pack of a new game (repeat)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds before an away player's decision is made for them",
+    )
+    parser.add_argument(
+        "--turn-timeout", type=float, default=0.0, help="same for a connected player (default 0: never)"
+    )
+    parser.add_argument(
+        "--abandon", type=float, default=300.0, help="seconds away before a bot takes the seat (0: never)"
+    )
+    parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each computer decision")
+    parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
+    parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
+    parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")
+    parser.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"), help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from mqtui.net.serve import ServeError, serve
+
+    try:
+        return asyncio.run(serve(_options(args)))
+    except ServeError as exc:
+        print(f"mqtui serve: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from mqtui.net.serve import ServeOptions
+
+    return ServeOptions(
+        host=args.host,
+        port=args.port,
+        new=args.new,
+        load=args.load,
+        seed=args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big"),
+        save=args.save,
+        keys=args.keys,
+        packs=args.packs or [],
+        timeout=args.timeout,
+        turn_timeout=args.turn_timeout,
+        abandon=args.abandon,
+        bot_delay=args.bot_delay,
+        socket=args.socket,
+        ssh=not args.no_ssh,
+        local_seat=args.local_seat,
+        app=args.app,
+    )

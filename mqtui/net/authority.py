@@ -1,0 +1,790 @@
+"""The one authority of a served game.
+
+A single :class:`Authority` owns the state, applies every action through the engine and sends each
+connected client only its own seat's view (``view_for``) and its own form of every log line
+(``Event.for_seat``). Clients send actions tagged with the state number they acted on; illegal, stale,
+out-of-turn and other-seat actions are refused with a reason and change nothing.
+
+Each connection has a writer task that sends the latest view when the state changed (a slow client
+gets fewer, newer views rather than a growing queue), then any answers, in that order. A seat whose
+player is away is not waited for forever: after ``timeout`` seconds the table makes a safe choice for
+it (pass, decline, done, end, else the first legal action), and after ``abandon`` seconds a computer
+player takes the seat until its player returns. Every accepted action is autosaved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import socket
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mqtui.bots import Bot, make_bot
+from mqtui.engine.actions import Action, Event, IllegalAction, to_text
+from mqtui.engine.defs import COLOURS
+from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.state import STAGE_OVER
+from mqtui.engine.view import view_for
+from mqtui.net import persist
+from mqtui.net.identity import ANY, WATCH, Claim, KeyTable, claim_for_spec, new_code, normalise_code
+from mqtui.net.protocol import (
+    ANY_SEAT,
+    MAX_CLIENT_FRAME,
+    PROTO_VERSION,
+    SPECTATOR,
+    Act,
+    Bye,
+    Hello,
+    Ping,
+    Pong,
+    ProtocolError,
+    Refused,
+    Result,
+    SeatInfo,
+    Snap,
+    Welcome,
+    decode_client,
+    encode,
+    read_frame,
+)
+
+log = logging.getLogger("mqtui.net")
+
+HUMAN = "human"
+NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+SAFE_KINDS = ("pass", "decline", "done", "end")
+FIRST_LOG_LINES = 2000  # a (re)connecting client gets at most this many old log lines
+
+
+@dataclass
+class TableConfig:
+    timeout: float = 60.0  # an away player's decision is made for them after this many seconds
+    turn_timeout: float = 0.0  # a connected player's too (0: never)
+    abandon: float = 300.0  # away this long: a bot takes the seat until the player returns (0: never)
+    bot_delay: float = 0.6  # seconds before a computer decision, so people can follow
+    away_bot: str = "normal"  # the bot that takes abandoned seats ("random" if "normal" is missing)
+    rate: float = 20.0  # messages a second a client may send, on average...
+    burst: float = 40.0  # ...and in a burst
+    max_strikes: int = 50  # refused-for-abuse messages before a client is cut off
+    hello_timeout: float = 10.0
+    max_buffer: int = 4 * 1024 * 1024  # unsent bytes to one client before it is cut off as stuck
+
+
+@dataclass
+class Slot:
+    name: str
+    colour: str
+    kind: str = HUMAN
+    owner: str = ""
+    conn: Conn | None = None
+    away_since: float = field(default_factory=time.monotonic)
+    taken_over: bool = False  # abandoned: a bot plays it until its player returns
+    auto: bool = False  # timed out while away: safe choices at once until its player returns
+
+    @property
+    def human(self) -> bool:
+        return self.kind == HUMAN
+
+    def status(self) -> str:
+        if not self.human:
+            return "bot"
+        if self.conn is not None:
+            return "here"
+        if self.taken_over:
+            return "bot"
+        if self.auto:
+            return "auto"
+        return "away" if self.owner else "empty"
+
+
+@dataclass(eq=False)
+class Conn:
+    id: int
+    seat: int
+    label: str
+    writer: asyncio.StreamWriter
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    dirty: bool = True
+    seats_dirty: bool = False
+    outbox: list[bytes] = field(default_factory=list)
+    ev_sent: int = 0  # events of the authority's log already sent as lines
+    lines_sent: int = 0  # lines of this seat's log already sent
+    tokens: float = 0.0
+    refilled: float = field(default_factory=time.monotonic)
+    strikes: int = 0
+    closed: bool = False
+    bytes_out: int = 0
+    frames_out: int = 0
+    task: asyncio.Task[None] | None = None
+
+    def push(self, frame: bytes) -> None:
+        self.outbox.append(frame)
+        self.wake.set()
+
+
+def line_for(e: Event, seat: int) -> str:
+    """The log line one seat may read (spectators only ever get the public text)."""
+    return e.text if seat < 0 else e.for_seat(seat)
+
+
+def parse_new_spec(spec: str) -> list[persist.SeatRec]:
+    """``"3"`` or ``"Ann,Bob,bot"`` or ``"Ann:red,Bob:blue:human,Cy:green:normal"`` -> seats.
+
+    Each entry is NAME[:COLOUR][:KIND], KIND is "human" (the default) or a bot kind; a bare bot kind
+    ("bot", "random", "normal", "hard") is a computer seat with a default name.
+    """
+    spec = spec.strip()
+    if spec.isdigit():
+        count = int(spec)
+        if not 2 <= count <= 6:
+            raise ValueError("a game needs 2 to 6 players")
+        return [persist.SeatRec(name=NAMES[i], colour=COLOURS[i]) for i in range(count)]
+    entries = [e.strip() for e in spec.replace(";", ",").split(",") if e.strip()]
+    if not 2 <= len(entries) <= 6:
+        raise ValueError("a game needs 2 to 6 players")
+    seats: list[persist.SeatRec] = []
+    bot_kinds = ("random", "normal", "hard")
+    for i, entry in enumerate(entries):
+        parts = entry.split(":")
+        name, colour, kind = parts[0], "", HUMAN
+        for extra in parts[1:]:
+            if extra in COLOURS:
+                colour = extra
+            elif extra in (HUMAN, *bot_kinds):
+                kind = extra
+            elif extra == "bot":
+                kind = "normal"
+            else:
+                raise ValueError(f"{entry!r}: {extra!r} is neither a colour nor a player kind")
+        if name.lower() in ("bot", *bot_kinds) and len(parts) == 1:
+            kind = "normal" if name.lower() == "bot" else name.lower()
+            name = f"{NAMES[i]} (bot)"
+        seats.append(persist.SeatRec(name=name or NAMES[i], colour=colour, kind=kind))
+    used = {s.colour for s in seats if s.colour}
+    free = [c for c in COLOURS if c not in used]
+    for s in seats:
+        if not s.colour:
+            s.colour = free.pop(0)
+    return seats
+
+
+def safe_choice(legal: Sequence[Action]) -> Action:
+    for kind in SAFE_KINDS:
+        for a in legal:
+            if a.kind == kind:
+                return a
+    return legal[0]
+
+
+def _make_bot(kind: str, seed: int) -> Bot:
+    try:
+        return make_bot(kind, seed)
+    except (ModuleNotFoundError, ImportError, ValueError):
+        return make_bot("random", seed)
+
+
+class Authority:
+    """Owns one game; every client connection goes through it."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        game: persist.ServedGame,
+        save_path: Path | None = None,
+        config: TableConfig | None = None,
+        keys: KeyTable | None = None,
+    ) -> None:
+        if game.content != engine.content.version:
+            raise ValueError(
+                f"the game was saved with content {game.content}, this content is {engine.content.version}"
+            )
+        self.engine = engine
+        self.game = game
+        self.state = game.state
+        self.log: list[Event] = game.log
+        self.actions: list[Action] = game.actions
+        self.save_path: Path | None = None
+        self.saver: persist.Saver | None = None
+        self.config = config or TableConfig()
+        self.keys = keys or KeyTable(None)
+        self.slots = [Slot(s.name, s.colour, s.kind, s.owner) for s in game.seats]
+        self.spectators: set[Conn] = set()
+        self.conns: set[Conn] = set()
+        self._bots: dict[int, Bot] = {}
+        self._ids = 0
+        self._decision_since = time.monotonic()
+        self._kick = asyncio.Event()
+        self._driver: asyncio.Task[None] | None = None
+        self._servers: list[asyncio.AbstractServer] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+        self.listeners: list[Callable[[str], None]] = []  # server log lines (for the host's console)
+        self._ensure_codes()
+        if save_path is not None:
+            self.save_to(save_path)
+
+    # -- making ---------------------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        engine: Engine,
+        seats: Sequence[persist.SeatRec],
+        seed: int,
+        save_path: Path | None = None,
+        config: TableConfig | None = None,
+        keys: KeyTable | None = None,
+        packs: Sequence[str] = (),
+    ) -> Authority:
+        state, events = engine.new_game([(s.name, s.colour) for s in seats], seed)
+        game = persist.ServedGame(
+            game=secrets.token_hex(4),
+            content=engine.content.version,
+            packs=list(packs),
+            seats=list(seats),
+            state=state,
+            log=list(events),
+        )
+        return cls(engine, game, save_path, config, keys)
+
+    def _ensure_codes(self) -> None:
+        targets = set(self.game.codes.values())
+        for i, slot in enumerate(self.slots):
+            if slot.human and str(i) not in targets:
+                self.game.codes[new_code()] = str(i)
+        for spec in (ANY, WATCH):
+            if spec not in targets:
+                self.game.codes[new_code()] = spec
+
+    def codes_for(self, spec: str) -> list[str]:
+        return [code for code, target in self.game.codes.items() if target == spec]
+
+    # -- running --------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._driver = loop.create_task(self._drive())
+        self._save_soon()
+
+    async def serve_unix(self, path: str) -> asyncio.AbstractServer:
+        """Also accept protocol clients on a Unix socket (join codes required)."""
+        server = await asyncio.start_unix_server(lambda r, w: self.serve_connection(r, w), path=path)
+        Path(path).chmod(0o600)
+        self._servers.append(server)
+        return server
+
+    def attach(self, sock: socket.socket, claim: Claim) -> asyncio.Task[None]:
+        """Serve one end of a socket pair whose seat was settled by the SSH layer."""
+
+        async def run() -> None:
+            reader, writer = await asyncio.open_connection(sock=sock)
+            await self.serve_connection(reader, writer, claim)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self, reason: str = "the server is shutting down") -> None:
+        """Say goodbye to everyone, stop the timers and save."""
+        if self.closing:
+            return
+        self.closing = True
+        for server in self._servers:
+            server.close()
+        for conn in list(self.conns):
+            self._drop(conn, reason)
+        if self._driver is not None:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._driver
+        for conn in list(self.conns):
+            if conn.task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception, asyncio.TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(conn.task), 1.0)
+        self.save_now()
+        if self.saver is not None:
+            self.saver.close()
+
+    # -- seats ----------------------------------------------------------------------------------------
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return [SeatInfo(s.name, s.colour, s.kind, s.status()) for s in self.slots]
+
+    def claim_for_code(self, text: str) -> Claim | None:
+        code = normalise_code(text)
+        spec = self.game.codes.get(code)
+        if spec is None:
+            return None
+        return claim_for_spec(spec, f"code:{code}", f"code {code}")
+
+    def free_seats(self, identity: str = "") -> list[int]:
+        """Seats a picking player may take: human seats nobody owns (or that this identity owns)."""
+        return [
+            i
+            for i, s in enumerate(self.slots)
+            if s.human and (not s.owner or (identity and s.owner == identity))
+        ]
+
+    def owned_seat(self, identity: str) -> int | None:
+        for i, s in enumerate(self.slots):
+            if s.human and identity and s.owner == identity:
+                return i
+        return None
+
+    def resolve(self, claim: Claim, want: int = ANY_SEAT) -> int | str:
+        """The seat a claim gets (SPECTATOR to watch), or the reason it gets none."""
+        seat = claim.seat
+        if seat is None:
+            owned = self.owned_seat(claim.identity)
+            if want == SPECTATOR:
+                return SPECTATOR
+            if owned is not None and want in (ANY_SEAT, owned):
+                return owned
+            free = self.free_seats(claim.identity)
+            if want == ANY_SEAT:
+                return free[0] if free else "every seat is taken; connect with the watch code to watch"
+            if want in free:
+                return want
+            return f"seat {want} is not free"
+        if seat == SPECTATOR:
+            return SPECTATOR
+        if not 0 <= seat < len(self.slots):
+            return f"this game has no seat {seat}"
+        if not self.slots[seat].human:
+            return f"seat {seat} is played by the computer"
+        return seat
+
+    def reserve(self, seat: int, identity: str) -> None:
+        """Mark a picked seat as this identity's before its app connects."""
+        if 0 <= seat < len(self.slots) and not self.slots[seat].owner and identity:
+            self.slots[seat].owner = identity
+            self.game.seats[seat].owner = identity
+
+    def _bind(self, conn: Conn, claim: Claim) -> None:
+        if conn.seat == SPECTATOR:
+            self.spectators.add(conn)
+            self._say(f"{conn.label} watches")
+            return
+        slot = self.slots[conn.seat]
+        old = slot.conn
+        slot.conn = conn
+        if not slot.owner:
+            slot.owner = claim.identity
+            self.game.seats[conn.seat].owner = claim.identity
+        if old is not None:
+            self._drop(old, "you connected again from somewhere else")
+        back = slot.taken_over or slot.auto
+        slot.taken_over = slot.auto = False
+        self._say(f"{conn.label} takes seat {conn.seat} ({slot.name})")
+        if back:
+            self._event("away", f"{slot.name} is back and plays their own hero again.")
+        self._table_changed()
+
+    def _unbind(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        self.spectators.discard(conn)
+        if conn.seat >= 0:
+            slot = self.slots[conn.seat]
+            if slot.conn is conn:
+                slot.conn = None
+                slot.away_since = time.monotonic()
+                self._say(f"seat {conn.seat} ({slot.name}) disconnected")
+                self._table_changed()
+
+    def _table_changed(self) -> None:
+        for c in self.conns:
+            c.seats_dirty = True
+            c.dirty = True
+            c.wake.set()
+        self._kick.set()
+
+    # -- a connection ---------------------------------------------------------------------------------
+
+    async def serve_connection(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, claim: Claim | None = None
+    ) -> None:
+        self._ids += 1
+        conn = Conn(self._ids, SPECTATOR, claim.label if claim else f"socket client {self._ids}", writer)
+        conn.tokens = self.config.burst
+        try:
+            if self.closing:
+                raise _Refuse("the server is shutting down")
+            try:
+                body = await asyncio.wait_for(read_frame(reader, MAX_CLIENT_FRAME), self.config.hello_timeout)
+            except TimeoutError:
+                raise _Refuse("no hello in time") from None
+            if body is None:
+                return
+            hello = decode_client(body)
+            if not isinstance(hello, Hello):
+                raise ProtocolError("the first message must be a hello")
+            if hello.proto != PROTO_VERSION:
+                raise _Refuse(f"protocol {hello.proto} is not spoken here (this server: {PROTO_VERSION})")
+            if hello.content != self.engine.content.version:
+                raise _Refuse(
+                    f"your content ({hello.content}) differs from the server's ({self.engine.content.version})"
+                )
+            if claim is None:
+                claim = self.claim_for_code(hello.code)
+                if claim is None:
+                    await asyncio.sleep(0.2)  # slow down guessing
+                    raise _Refuse("unknown join code")
+                conn.label = f"{hello.name or 'someone'} ({claim.label})"
+            seat = self.resolve(claim, hello.want)
+            if isinstance(seat, str):
+                raise _Refuse(seat)
+            conn.seat = seat
+            self._write(
+                conn,
+                encode(
+                    Welcome(
+                        proto=PROTO_VERSION,
+                        seat=seat,
+                        game=self.game.game,
+                        content=self.engine.content.version,
+                        seats=self.seat_infos(),
+                    )
+                ),
+            )
+            self.conns.add(conn)
+            conn.task = asyncio.current_task()
+            writer_task = asyncio.get_running_loop().create_task(self._write_loop(conn))
+            self._bind(conn, claim)
+            conn.wake.set()  # the first view
+            try:
+                await self._read_loop(conn, reader)
+            except ProtocolError as exc:
+                self._say(f"{conn.label} cut off: {exc}")
+                conn.outbox.append(encode(Bye(reason=f"protocol error: {exc}")))
+            finally:
+                conn.closed = True
+                conn.wake.set()
+                _, pending = await asyncio.wait({writer_task}, timeout=2.0)
+                for task in pending:
+                    task.cancel()
+        except _Refuse as exc:
+            self._say(f"{conn.label} refused: {exc}")
+            with contextlib.suppress(Exception):
+                writer.write(encode(Refused(reason=str(exc))))
+                await asyncio.wait_for(writer.drain(), 1.0)
+        except ProtocolError as exc:
+            self._say(f"{conn.label} cut off: {exc}")
+            with contextlib.suppress(Exception):
+                writer.write(encode(Bye(reason=f"protocol error: {exc}")))
+        except (ConnectionError, OSError) as exc:
+            self._say(f"{conn.label} lost: {exc}")
+        except Exception:
+            log.error("connection %s failed:\n%s", conn.label, traceback.format_exc())
+        finally:
+            self._unbind(conn)
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _read_loop(self, conn: Conn, reader: asyncio.StreamReader) -> None:
+        while not conn.closed:
+            body = await read_frame(reader, MAX_CLIENT_FRAME)
+            if body is None or conn.closed:
+                return
+            msg = decode_client(body)
+            if isinstance(msg, Bye):
+                return
+            if not self._allow(conn):
+                conn.strikes += 1
+                if isinstance(msg, Act):
+                    conn.push(encode(Result(id=msg.id, ok=False, reason="too many messages: slow down")))
+                if conn.strikes > self.config.max_strikes:
+                    raise ProtocolError("flooding")
+                continue
+            if isinstance(msg, Ping):
+                conn.push(encode(Pong(id=msg.id, t=msg.t)))
+            elif isinstance(msg, Act):
+                ok, reason = self._act(conn, msg)
+                conn.push(encode(Result(id=msg.id, ok=ok, reason=reason, n=self.state.n)))
+            else:
+                raise ProtocolError(f"unexpected {type(msg).__name__.lower()}")
+
+    def _allow(self, conn: Conn) -> bool:
+        now = time.monotonic()
+        conn.tokens = min(self.config.burst, conn.tokens + (now - conn.refilled) * self.config.rate)
+        conn.refilled = now
+        if conn.tokens < 1:
+            return False
+        conn.tokens -= 1
+        return True
+
+    def _act(self, conn: Conn, msg: Act) -> tuple[bool, str]:
+        if conn.seat == SPECTATOR:
+            conn.strikes += 1
+            return False, "spectators only watch"
+        if msg.action.seat != conn.seat:
+            conn.strikes += 1
+            if conn.strikes > self.config.max_strikes:
+                raise ProtocolError("too many actions for other seats")
+            return False, f"you play seat {conn.seat}, not seat {msg.action.seat}"
+        return self.apply(msg.action, msg.expect_n)
+
+    async def _write_loop(self, conn: Conn) -> None:
+        w = conn.writer
+        try:
+            while True:
+                await conn.wake.wait()
+                conn.wake.clear()
+                if conn.dirty and not self.closing:
+                    conn.dirty = False
+                    self._write(conn, self._snap(conn))
+                while conn.outbox:
+                    self._write(conn, conn.outbox.pop(0))
+                if w.transport.get_write_buffer_size() > self.config.max_buffer:
+                    self._say(f"{conn.label} cut off: not reading")
+                    w.transport.abort()
+                    return
+                await w.drain()
+                if conn.closed:
+                    return
+        except (ConnectionError, OSError):
+            conn.closed = True
+        finally:
+            if conn.closed:
+                with contextlib.suppress(Exception):
+                    w.close()
+
+    def _write(self, conn: Conn, frame: bytes) -> None:
+        conn.writer.write(frame)
+        conn.bytes_out += len(frame)
+        conn.frames_out += 1
+
+    def _snap(self, conn: Conn) -> bytes:
+        s = self.state
+        seat = conn.seat
+        new = [line for e in self.log[conn.ev_sent :] if (line := line_for(e, seat))]
+        base = conn.lines_sent
+        if conn.ev_sent == 0 and len(new) > FIRST_LOG_LINES:
+            base += len(new) - FIRST_LOG_LINES
+            new = new[-FIRST_LOG_LINES:]
+        conn.ev_sent = len(self.log)
+        conn.lines_sent = base + len(new)
+        deciding = self.engine.deciding(s)
+        legal = list(self.engine.legal(s, seat)) if seat >= 0 and deciding == seat else []
+        seats = None
+        if conn.seats_dirty:
+            conn.seats_dirty = False
+            seats = self.seat_infos()
+        return encode(
+            Snap(
+                n=s.n,
+                seat=seat,
+                deciding=deciding,
+                over=s.stage == STAGE_OVER,
+                view=view_for(s, seat),
+                legal=legal,
+                log_base=base,
+                log=new,
+                seats=seats,
+            )
+        )
+
+    def _drop(self, conn: Conn, reason: str) -> None:
+        """Tell a client goodbye and close its connection once the goodbye is sent."""
+        if conn.closed:
+            return
+        conn.push(encode(Bye(reason=reason)))
+        conn.closed = True
+        conn.wake.set()
+        if conn.task is not None and conn.task is not asyncio.current_task():
+            loop = asyncio.get_running_loop()
+            loop.call_later(1.0, conn.task.cancel)
+
+    # -- applying -------------------------------------------------------------------------------------
+
+    def apply(self, action: Action, expect_n: int | None = None) -> tuple[bool, str]:
+        """Apply one action for its seat; (False, reason) if it is refused. Never half-applies."""
+        if self.closing:
+            return False, "the server is shutting down"
+        s = self.state
+        if s.stage == STAGE_OVER:
+            return False, "the game is over"
+        if not 0 <= action.seat < len(s.heroes):
+            return False, f"there is no seat {action.seat}"
+        backup = copy_state(s)
+        try:
+            events = self.engine.apply(s, action, expect_n)
+        except IllegalAction as exc:
+            return False, str(exc)
+        except Exception:
+            log.error("engine failure on %s:\n%s", action, traceback.format_exc())
+            self.state = self.game.state = backup
+            return False, "the engine failed on that action; the game is unchanged (please report it)"
+        self.actions.append(action)
+        self.log.extend(events)
+        self._changed()
+        return True, ""
+
+    def _changed(self) -> None:
+        self._decision_since = time.monotonic()
+        for c in self.conns:
+            c.dirty = True
+            c.wake.set()
+        self._kick.set()
+        self._save_soon()
+
+    def _event(self, kind: str, text: str, seat: int = -1, private: str = "") -> None:
+        self.log.append(Event(kind, text, seat, private))
+        self._say(text)
+        for c in self.conns:
+            c.dirty = True
+            c.wake.set()
+
+    def _say(self, text: str) -> None:
+        log.info("%s", text)
+        for listener in self.listeners:
+            listener(text)
+
+    # -- deciding for seats nobody plays --------------------------------------------------------------
+
+    def _next_auto(self) -> float | None:
+        """Seconds until the table decides for the deciding seat, or None (wait for its player)."""
+        s = self.state
+        who = self.engine.deciding(s)
+        if who < 0 or self.closing:
+            return None
+        slot = self.slots[who]
+        now = time.monotonic()
+        since = self._decision_since
+        quick = since + self.config.bot_delay
+        if not slot.human or slot.taken_over:
+            return max(0.0, quick - now)
+        if slot.conn is None:
+            if slot.auto:
+                return max(0.0, quick - now)
+            deadlines = []
+            if self.config.timeout > 0:
+                deadlines.append(max(since, slot.away_since) + self.config.timeout)
+            if self.config.abandon > 0:
+                deadlines.append(max(quick, slot.away_since + self.config.abandon))
+            return max(0.0, min(deadlines) - now) if deadlines else None
+        if self.config.turn_timeout > 0:
+            return max(0.0, since + self.config.turn_timeout - now)
+        return None
+
+    async def _drive(self) -> None:
+        while True:
+            self._kick.clear()
+            delay = self._next_auto()
+            if delay is None:
+                await self._kick.wait()
+                continue
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self._kick.wait(), delay)
+                    continue  # something changed: think again
+                except TimeoutError:
+                    pass
+                if self._next_auto() != 0.0:
+                    continue
+            try:
+                self._auto_act()
+            except Exception:
+                log.error("automatic decision failed:\n%s", traceback.format_exc())
+                await asyncio.sleep(1.0)
+
+    def _auto_act(self) -> None:
+        s = self.state
+        who = self.engine.deciding(s)
+        if who < 0:
+            return
+        slot = self.slots[who]
+        legal = self.engine.legal(s, who)
+        if not legal:
+            return
+        now = time.monotonic()
+        abandoned = self.config.abandon > 0 and now - slot.away_since >= self.config.abandon
+        if slot.human and not slot.taken_over and slot.conn is None and abandoned:
+            slot.taken_over = True
+            self._event(
+                "away",
+                f"{slot.name} has been away for {self.config.abandon:g} s: a computer player takes "
+                "their seat until they come back.",
+            )
+            self._table_changed()
+        if not slot.human or slot.taken_over:
+            bot = self._bots.get(who)
+            if bot is None:
+                kind = slot.kind if not slot.human else self.config.away_bot
+                bot = self._bots[who] = _make_bot(kind, s.seed * 31 + who)
+            choice = bot.choose(self.engine, view_for(s, who), who, list(legal))
+            action = choice.action
+            if choice.why:
+                # a bot's reasons may name the cards in its hand: only its own seat reads them
+                self.log.append(Event("bot", "", who, f"{slot.name}: {choice.why}"))
+        else:
+            action = safe_choice(legal)
+            shown = to_text(action).split(" ", 1)[1]
+            if action.a >= 0 and action.kind in ("charity", "lose", "take", "discard"):
+                shown = f"{action.kind} {self.engine.cards.names[action.a]}"
+            if slot.conn is not None:
+                why = f"took more than {self.config.turn_timeout:g} s"
+            elif slot.auto:
+                why = "is still away"
+            else:
+                why = f"is away ({self.config.timeout:g} s without a decision)"
+                slot.auto = True
+                self._table_changed()
+            self._event("timeout", f"{slot.name} {why}: the table plays '{shown}' for them.")
+        ok, reason = self.apply(action, s.n)
+        if not ok:
+            log.error("automatic action %s refused: %s", action, reason)
+
+    # -- saving ---------------------------------------------------------------------------------------
+
+    def _snapshot_game(self) -> persist.ServedGame:
+        g = self.game
+        g.state = self.state
+        g.log = self.log
+        g.actions = self.actions
+        for rec, slot in zip(g.seats, self.slots, strict=True):
+            rec.owner = slot.owner
+        return g
+
+    def save_to(self, path: Path) -> None:
+        """Autosave to ``path`` (an ``.mqsave``, with the join codes beside it) from now on."""
+        if self.saver is not None:
+            self.saver.close()
+        self.save_path = path
+        self.saver = persist.Saver(path)
+
+    @property
+    def saves(self) -> int:
+        return self.saver.writes if self.saver is not None else 0
+
+    def _save_soon(self) -> None:
+        if self.saver is not None:
+            try:
+                self.saver.submit(self._snapshot_game())
+            except OSError as exc:
+                self._say(f"saving failed: {exc}")
+
+    def save_now(self) -> None:
+        if self.saver is not None:
+            try:
+                self.saver.write_now(self._snapshot_game())
+            except OSError as exc:
+                self._say(f"saving failed: {exc}")
+
+    # -- for tools and tests --------------------------------------------------------------------------
+
+    def status_line(self) -> str:
+        who = self.engine.deciding(self.state)
+        name = self.slots[who].name if who >= 0 else "nobody"
+        return f"state {self.state.n}, round {self.state.round}, {name} to decide"
+
+
+class _Refuse(Exception):
+    pass

@@ -1,0 +1,118 @@
+"""The program behind one networked seat: ``python -m mqtui.net.client``.
+
+The SSH server starts one of these per session, in a pseudo-terminal of its own that becomes the
+process's controlling terminal (so window-size changes reach the app), with one end of a socket pair
+(``--fd``) already bound to the player's seat. It can also join a server's Unix socket with a join
+code (``--socket PATH --code CODE``), which is how a host plays from another terminal of the same
+machine. The content is loaded here and must be the same version as the server's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import os
+import socket
+import sys
+from typing import Any
+
+from mqtui.net.protocol import ANY_SEAT
+
+
+def take_terminal() -> None:
+    """Make stdin's terminal this process's controlling terminal (we lead a new session)."""
+    if not os.isatty(0):
+        return
+    import fcntl
+    import termios
+
+    with contextlib.suppress(OSError):
+        os.setsid()
+    with contextlib.suppress(OSError):
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def make_app(store: Any, choice: str = "auto") -> Any:
+    """The full app if it is there (and wanted), else the stand-in."""
+    choice = os.environ.get("MQTUI_NET_APP", choice)
+    if choice in ("auto", "mqapp"):
+        try:
+            ui = importlib.import_module("mqtui.ui.app")  # lazily: the full app is big
+            return ui.MQApp(store=store)
+        except ImportError:
+            if choice == "mqapp":
+                raise
+        except Exception as exc:  # a half-built app must not lock players out
+            print(f"mqtui: the full app failed to start ({exc}); using the plain one", file=sys.stderr)
+    from mqtui.net.standin import StandInApp
+
+    return StandInApp(store)
+
+
+async def run_app(store: Any, choice: str = "auto") -> int:
+    """Run the app on this process's terminal until the player quits or the server goes away."""
+    app = make_app(store, choice)
+
+    async def watch() -> None:
+        await store.closed.wait()
+        app.exit(return_code=3, message=f"mqtui: {store.close_reason}")
+
+    watcher = asyncio.get_running_loop().create_task(watch())
+    try:
+        await app.run_async()
+    finally:
+        watcher.cancel()
+    return 3 if store.closed.is_set() and store.close_reason != "closed" else 0
+
+
+async def _main(args: argparse.Namespace) -> int:
+    from mqtui.engine.content import load_content
+    from mqtui.engine.game import Engine
+    from mqtui.net.netstore import JoinRefused, NetStore
+
+    engine = Engine(load_content(args.dirs or None))
+    try:
+        if args.fd is not None:
+            sock = socket.socket(fileno=args.fd)
+            store = await NetStore.open_socket(engine, sock, name=args.name)
+        else:
+            store = await NetStore.open_unix(
+                engine, args.socket, code=args.code, want=args.want, name=args.name
+            )
+    except (JoinRefused, OSError) as exc:
+        print(f"mqtui: could not join the game: {exc}", flush=True)
+        await asyncio.sleep(args.linger)
+        return 2
+    try:
+        code = await run_app(store, args.app)
+    finally:
+        reason = store.close_reason
+        await store.close()
+    if code == 3:
+        print(f"mqtui: {reason}", flush=True)
+        await asyncio.sleep(args.linger)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m mqtui.net.client", description=__doc__)
+    p.add_argument("--fd", type=int, help="a connected socket bound to a seat (from the SSH server)")
+    p.add_argument("--socket", help="a served game's Unix socket")
+    p.add_argument("--code", default="", help="join code (with --socket)")
+    p.add_argument("--want", type=int, default=ANY_SEAT, help="the seat wanted with a table code; -1 watches")
+    p.add_argument("--name", default="", help="your name, for the server's log")
+    p.add_argument("--dir", action="append", dest="dirs", metavar="DIR", help="content folder (repeat)")
+    p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
+    p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a closing message up")
+    args = p.parse_args(argv)
+    if args.fd is None and not args.socket:
+        p.error("give --fd or --socket")
+    if args.fd is not None:
+        take_terminal()  # started by the SSH server in a fresh pseudo-terminal
+    return asyncio.run(_main(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

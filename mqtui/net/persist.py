@@ -1,0 +1,200 @@
+"""Saving and resuming a served game.
+
+The game itself is an ordinary save (:mod:`mqtui.saves`, ``.mqsave``): ``mqtui load``, ``check`` and
+``replay`` read it, and any save, a local game's too, can be served with ``mqtui serve --load``. What
+only the server needs (the game id, the join codes and who owns each seat, so that players come back to
+their seats after a restart) goes in a small sidecar file beside it (``NAME.mqsave.net``): a msgpack map
+with a magic marker and a format number checked before the rest is decoded, size-capped before reading.
+
+:class:`Saver` is what the authority calls after every accepted action: it encodes the game on the
+event loop (tens of microseconds; the action log is encoded incrementally) and hands the bytes to the
+save module's writer thread, which coalesces and writes atomically with backups.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+from mqtui import paths, saves
+from mqtui.engine.actions import Action, Event
+from mqtui.engine.state import State
+from mqtui.saves import SaveError
+
+__all__ = ["SaveError", "Saver", "SeatRec", "ServedGame", "load", "sidecar_path"]
+
+MAGIC = "mqtui-served-game"
+FORMAT = 1
+MAX_SIDECAR = 256 * 1024
+LOG_KEPT = 2000  # log events kept in the save (the UI's scrollback after a restart)
+
+
+class SeatRec(msgspec.Struct, kw_only=True):
+    name: str
+    colour: str
+    kind: str = "human"
+    owner: str = ""  # the identity that claimed the seat ("key:SHA256:...", "code:XXXX")
+
+
+class ServedGame(msgspec.Struct, kw_only=True):
+    """A served game in memory."""
+
+    game: str  # a short id for this game
+    content: str  # content version
+    packs: list[str] = []  # content packs (names under seeds/packs) on top of the base content
+    seats: list[SeatRec]
+    state: State
+    log: list[Event] = []
+    actions: list[Action] = []
+    start: State | None = None  # the first state, when the game did not begin at its seed
+    codes: dict[str, str] = {}  # join code -> "0".."5", "any" or "watch"
+
+
+class Sidecar(msgspec.Struct, kw_only=True):
+    magic: str = MAGIC
+    format: int = FORMAT
+    game: str = ""
+    content: str = ""
+    codes: dict[str, str] = {}
+    owners: list[str] = []
+
+
+class _Head(msgspec.Struct):
+    magic: str = ""
+    format: int = 0
+
+
+_encoder = msgspec.msgpack.Encoder()
+_head = msgspec.msgpack.Decoder(_Head)
+_sidecar = msgspec.msgpack.Decoder(Sidecar)
+
+
+def sidecar_path(path: Path) -> Path:
+    return path.with_name(path.name + ".net")
+
+
+def content_dirs(packs: list[str]) -> list[str]:
+    """The content folders for a list of pack names (base first)."""
+    return [str(paths.BASE_CONTENT_DIR)] + [str(paths.SEEDS_DIR / "packs" / p) for p in packs]
+
+
+class Saver:
+    """Autosave of one served game: the save through the save module's writer thread, and the sidecar."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._writer = saves.AutoSaver(path)
+        self._actions = saves.ActionBuffer()
+        self._start: bytes | None = None
+        self._start_of: State | None = None
+        self._sidecar = b""
+
+    def encode(self, g: ServedGame) -> bytes:
+        seats = [saves.SeatRec(name=s.name, colour=s.colour, kind=s.kind) for s in g.seats]
+        if g.start is not None and g.start is not self._start_of:
+            self._start, self._start_of = saves.encode_state(g.start), g.start
+        header = saves.make_header(g.state, seats, len(g.actions), g.packs)
+        return saves.encode_parts(
+            header,
+            g.state.seed,
+            seats,
+            self._actions.sync(g.actions),
+            g.state,
+            g.log[-LOG_KEPT:],
+            self._start,
+        )
+
+    def sidecar(self, g: ServedGame) -> bytes:
+        return _encoder.encode(
+            Sidecar(game=g.game, content=g.content, codes=g.codes, owners=[s.owner for s in g.seats])
+        )
+
+    def submit(self, g: ServedGame) -> None:
+        """Queue a save of ``g`` (returns at once)."""
+        self._write_sidecar(g)
+        self._writer.submit(self.encode(g))
+
+    def write_now(self, g: ServedGame) -> None:
+        self._write_sidecar(g)
+        self._writer.write_now(self.encode(g))
+
+    def _write_sidecar(self, g: ServedGame) -> None:
+        data = self.sidecar(g)
+        if data != self._sidecar:  # codes and owners change rarely
+            saves.write_atomic(sidecar_path(self.path), data, backups=0)
+            with_mode = sidecar_path(self.path)
+            os.chmod(with_mode, 0o600)  # join codes are secrets
+            self._sidecar = data
+
+    @property
+    def writes(self) -> int:
+        return self._writer.writes
+
+    @property
+    def error(self) -> str:
+        return self._writer.error
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+def load(path: Path) -> tuple[ServedGame, saves.Header]:
+    """Read a save (and its sidecar, if there is one). Raises SaveError. Content is checked later."""
+    data = saves.read(path)
+    side = _read_sidecar(sidecar_path(path))
+    owners = side.owners if side is not None and len(side.owners) == len(data.seats) else []
+    seats = [
+        SeatRec(name=s.name, colour=s.colour, kind=s.kind, owner=owners[i] if owners else "")
+        for i, s in enumerate(data.seats)
+    ]
+    game = ServedGame(
+        game=side.game if side is not None and side.game else path.stem.removeprefix("served-")[:16],
+        content=data.header.content,
+        packs=list(data.header.packs),
+        seats=seats,
+        state=data.state,
+        log=data.log,
+        actions=data.actions,
+        start=data.start,
+        codes=dict(side.codes) if side is not None else {},
+    )
+    return game, data.header
+
+
+def to_save_data(g: ServedGame) -> saves.SaveData:
+    """The game as the save module's value (for validation and replay checks)."""
+    seats = [saves.SeatRec(name=s.name, colour=s.colour, kind=s.kind) for s in g.seats]
+    return saves.SaveData(
+        header=saves.make_header(g.state, seats, len(g.actions), g.packs),
+        seed=g.state.seed,
+        seats=seats,
+        actions=g.actions,
+        state=g.state,
+        start=g.start,
+        log=g.log,
+    )
+
+
+def _read_sidecar(path: Path) -> Sidecar | None:
+    try:
+        if path.stat().st_size > MAX_SIDECAR:
+            raise SaveError(f"{path}: too large for a served-game file")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        head = _head.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        raise SaveError(f"{path}: not a served-game file") from None
+    if head.magic != MAGIC:
+        raise SaveError(f"{path}: not a served-game file")
+    if head.format > FORMAT:
+        raise SaveError(f"{path}: written by a newer mqtui (format {head.format})")
+    try:
+        return _sidecar.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise SaveError(f"{path}: damaged: {exc}") from None

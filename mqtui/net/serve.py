@@ -1,0 +1,199 @@
+"""Running a served game: the authority, the SSH server, an optional local seat, saving on stop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from mqtui import saves
+from mqtui.engine.content import ContentError, load_content
+from mqtui.engine.game import Engine
+from mqtui.net import persist
+from mqtui.net.authority import Authority, TableConfig, parse_new_spec
+from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
+from mqtui.paths import data_dir
+
+
+class ServeError(Exception):
+    """A problem with the options or the files: reported in one line."""
+
+
+@dataclass
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    new: str | None = None
+    load: str | None = None
+    seed: int = 0
+    save: str | None = None
+    keys: str | None = None
+    packs: list[str] = field(default_factory=list)
+    timeout: float = 60.0
+    turn_timeout: float = 0.0
+    abandon: float = 300.0
+    bot_delay: float = 0.6
+    socket: str | None = None
+    ssh: bool = True
+    local_seat: int | None = None
+    app: str = "auto"
+
+
+def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
+    config = TableConfig(
+        timeout=opts.timeout, turn_timeout=opts.turn_timeout, abandon=opts.abandon, bot_delay=opts.bot_delay
+    )
+    if opts.load:
+        path = Path(opts.load)
+        try:
+            game, header = persist.load(path)
+            engine = saves.engine_for(header)
+            saves.validate(persist.to_save_data(game), engine)
+        except saves.SaveError as exc:
+            raise ServeError(f"{path}: {exc}") from None
+        save_path = Path(opts.save) if opts.save else path
+        authority = Authority(engine, game, save_path, config, _keys(opts, save_path))
+        return authority, save_path
+    try:
+        seats = parse_new_spec(opts.new or "2")
+    except ValueError as exc:
+        raise ServeError(str(exc)) from None
+    try:
+        engine = Engine(load_content(persist.content_dirs(opts.packs)))
+    except ContentError as exc:
+        raise ServeError(str(exc).splitlines()[0]) from None
+    authority = Authority.new(engine, seats, opts.seed, None, config, packs=opts.packs)
+    save_path = Path(opts.save) if opts.save else saves.saves_dir() / f"served-{authority.game.game}.mqsave"
+    authority.keys = _keys(opts, save_path)
+    authority.save_to(save_path)
+    return authority, save_path
+
+
+def _keys(opts: ServeOptions, save_path: Path) -> KeyTable:
+    return KeyTable(Path(opts.keys) if opts.keys else save_path.with_name(save_path.stem + ".keys"))
+
+
+def banner(authority: Authority, save_path: Path, host: str | None, port: int, sock: str | None) -> str:
+    a = authority
+    lines = [f"mqtui serve: game {a.game.game}, {len(a.slots)} seats, autosaving to {save_path}"]
+    target = f"{host}" if host and ":" not in host else f"[{host}]"
+    where = f"ssh -p {port} " if port != 22 else "ssh "
+
+    def join(code: str) -> str:
+        return f"{where}code-{code}@{target}" if host else f"--code {code}"
+
+    if host:
+        lines.append(f"SSH on {host}:{port}. Players join with (one code per seat):")
+    elif sock:
+        lines.append(f"Protocol socket {sock}; join codes:")
+    for i, slot in enumerate(a.slots):
+        if slot.human:
+            codes = a.codes_for(str(i))
+            lines.append(f"  seat {i}  {slot.name:<12} {slot.colour:<7} {join(codes[0]) if codes else ''}")
+        else:
+            lines.append(f"  seat {i}  {slot.name:<12} {slot.colour:<7} (computer: {slot.kind})")
+    for label, spec in (("any free seat", ANY), ("watch", WATCH)):
+        codes = a.codes_for(spec)
+        if codes:
+            lines.append(f"  {label:<29} {join(codes[0])}")
+    if host:
+        lines.append("  (or plain 'ssh -p PORT HOST' and type the code at the 'Join code:' prompt)")
+    keys = a.keys
+    if keys.path is not None:
+        n = len(keys.entries)
+        lines.append(f"Keys file: {keys.path} ({n} key{'s' if n != 1 else ''}; 'SEAT KEYTYPE KEY' lines)")
+        lines.extend(f"  {e}" for e in keys.errors)
+    if sock:
+        lines.append(f"Protocol clients: python -m mqtui.net.client --socket {sock} --code CODE")
+    lines.append(f"Resume later with: mqtui serve --load {save_path}")
+    lines.append("Ctrl+C stops the server; the game is saved.")
+    return "\n".join(lines)
+
+
+async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = None) -> int:
+    authority, save_path = build_authority(opts)
+    if opts.local_seat is not None and not (
+        0 <= opts.local_seat < len(authority.slots) and authority.slots[opts.local_seat].human
+    ):
+        raise ServeError(f"--local-seat {opts.local_seat}: not a human seat of this game")
+    if not opts.ssh and not opts.socket and opts.local_seat is None:
+        raise ServeError("with --no-ssh, give --socket or --local-seat")
+    log_file: TextIO | None = None
+    out: TextIO = sys.stdout
+    if opts.local_seat is not None:
+        save_path.parent.mkdir(parents=True, exist_ok=True)
+        log_file = open(save_path.with_suffix(".log"), "a", encoding="utf-8")  # noqa: SIM115
+        out = log_file
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("mqtui.net")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+    from mqtui.net.sshserver import SSHHost
+
+    packs = authority.game.packs
+    host = SSHHost(authority, content_dirs=persist.content_dirs(packs) if packs else [], app=opts.app)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    await authority.start()
+    port = 0
+    try:
+        if opts.ssh:
+            try:
+                await host.listen(opts.host, opts.port, data_dir() / "ssh_host_key")
+            except OSError as exc:
+                raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
+            port = host.port
+        if opts.socket:
+            with contextlib.suppress(FileNotFoundError):
+                Path(opts.socket).unlink()
+            await authority.serve_unix(opts.socket)
+        text = banner(authority, save_path, opts.host if opts.ssh else None, port, opts.socket)
+        print(text, flush=True)
+        if log_file is not None:
+            print(text, file=log_file, flush=True)
+        if ready is not None and not ready.done():
+            ready.set_result(authority)
+        if opts.local_seat is not None:
+            await _local_seat(authority, opts.local_seat, opts.app, stop)
+        else:
+            await stop.wait()
+    finally:
+        print("mqtui serve: stopping; saving the game...", file=out, flush=True)
+        await host.close()
+        await authority.close()
+        print(f"mqtui serve: saved to {save_path}", flush=True)
+        logger.removeHandler(handler)
+        if log_file is not None:
+            log_file.close()
+    return 0
+
+
+async def _local_seat(authority: Authority, seat: int, app: str, stop: asyncio.Event) -> None:
+    """The host plays ``seat`` in this terminal, through the same protocol as everyone else."""
+    from mqtui.net.client import run_app
+    from mqtui.net.netstore import NetStore
+
+    ours, theirs = socket.socketpair()
+    authority.attach(ours, Claim(seat, "local", "the host's terminal"))
+    store = await NetStore.open_socket(authority.engine, theirs, name="host")
+    app_task = asyncio.ensure_future(run_app(store, app))
+    stop_task = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({app_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)
+    if not app_task.done():
+        await store.close()  # the app sees the store close and exits
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(app_task, 5.0)
+    stop_task.cancel()
+    await store.close()

@@ -1,0 +1,275 @@
+"""The SSH front door of a served game (asyncssh).
+
+Players connect with plain ``ssh -p PORT NAME@HOST``. Who sits where is settled during SSH
+authentication: a public key listed in the game's keys file, a join code as the user name
+(``code-XXXXXX``), or a join code typed at the ``Join code:`` prompt (keyboard-interactive). A session
+must ask for a terminal; a player holding the table code (or an ``any`` key) picks a free seat from a
+short menu. Each session's app then runs in its own process and pseudo-terminal (see
+:mod:`mqtui.net.ptyrelay`), talking to the :class:`~mqtui.net.authority.Authority` over one end of a
+socket pair already bound to the seat, so nothing the player types can reach another seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from mqtui.net.authority import Authority
+from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
+
+log = logging.getLogger("mqtui.net")
+
+MAX_SESSIONS = 32
+NO_TERMINAL = (
+    "mqtui needs a terminal: connect with plain 'ssh -p PORT NAME@HOST' (add -t if you gave a command).\r\n"
+)
+
+
+def host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's host key, generated once (ed25519) and kept at ``path``."""
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="mqtui host key")
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(key.export_private_key())
+    os.replace(tmp, path)
+    return key
+
+
+@dataclass
+class SSHHost:
+    """Everything the SSH sessions of one game share."""
+
+    authority: Authority
+    content_dirs: list[str] = field(default_factory=list)
+    app: str = "auto"  # which app the sessions run: "auto", "mqapp", "standin"
+    sessions: set[asyncio.Task[Any]] = field(default_factory=set)
+    stats: list[RelayStats] = field(default_factory=list)
+    server: asyncssh.SSHAcceptor | None = None
+    children: dict[int, int] = field(default_factory=dict)  # pid -> seat
+
+    async def listen(self, host: str, port: int, key_path: Path) -> asyncssh.SSHAcceptor:
+        key = host_key(key_path)
+        self.server = await asyncssh.listen(
+            host,
+            port,
+            server_factory=lambda: _Server(self),
+            server_host_keys=[key],
+            process_factory=self._session,
+            encoding=None,
+            line_editor=False,
+            allow_scp=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            keepalive_interval=10,
+            keepalive_count_max=3,
+            login_timeout=60,
+        )
+        return self.server
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in list(self.sessions):
+            task.cancel()
+        if self.sessions:
+            await asyncio.wait(self.sessions, timeout=5.0)
+        if self.server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 2.0)
+
+    # -- one session ----------------------------------------------------------------------------------
+
+    async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.sessions.add(task)
+        try:
+            code = await self._run_session(process)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                process.stdout.write(b"\r\nmqtui: the server is shutting down.\r\n")
+                process.exit(0)
+            raise
+        except Exception:
+            log.exception("SSH session failed")
+            code = 1
+        finally:
+            self.sessions.discard(task)
+        with contextlib.suppress(Exception):
+            process.exit(code)
+
+    async def _run_session(self, process: asyncssh.SSHServerProcess[bytes]) -> int:
+        conn = process.get_extra_info("connection")
+        server = conn.get_owner() if conn is not None else None
+        claim: Claim | None = getattr(server, "claim", None)
+        if claim is None:
+            process.stderr.write(b"mqtui: not signed in\r\n")
+            return 1
+        if process.command or process.subsystem:
+            process.stderr.write(b"mqtui: this server only runs the game; connect without a command.\r\n")
+            return 1
+        if not process.get_terminal_type():
+            process.stderr.write(NO_TERMINAL.encode())
+            return 1
+        if len(self.sessions) > MAX_SESSIONS:
+            process.stderr.write(b"mqtui: the table is full of connections; try again later.\r\n")
+            return 1
+        authority = self.authority
+        seat: int | str
+        if claim.seat is None:
+            picked = await self._pick_seat(process, claim)
+            if picked is None:
+                return 1
+            seat = picked
+        else:
+            seat = authority.resolve(claim)
+        if isinstance(seat, str):
+            process.stdout.write(f"mqtui: {seat}\r\n".encode())
+            return 1
+        bound = Claim(seat, claim.identity, claim.label)
+        ours, theirs = socket.socketpair()
+        try:
+            authority.attach(ours, bound)
+            width, height, pw, ph = process.get_terminal_size()
+            env = child_env(process.get_terminal_type() or "", dict(process.env or {}))
+            child = await spawn(
+                client_argv(theirs.fileno(), self.content_dirs, self.app),
+                env,
+                (width, height, pw, ph),
+                pass_fds=(theirs.fileno(),),
+            )
+        finally:
+            theirs.close()
+        self.children[child.pid] = seat
+        stats = RelayStats()
+        self.stats.append(stats)
+        try:
+            return await relay(process, child, stats)
+        finally:
+            self.children.pop(child.pid, None)
+
+    async def _pick_seat(self, process: asyncssh.SSHServerProcess[bytes], claim: Claim) -> int | str | None:
+        """A short text menu of the free seats, before the app starts."""
+        a = self.authority
+        owned = a.owned_seat(claim.identity)
+        if owned is not None:
+            return owned
+        for _ in range(3):
+            free = a.free_seats(claim.identity)
+            lines = [f"\r\nmqtui: game {a.game.game} - pick a seat\r\n"]
+            for i, info in enumerate(a.seat_infos()):
+                mark = "free" if i in free else info.status
+                lines.append(f"  {i}  {info.name:<12} {info.colour:<7} {mark}\r\n")
+            lines.append("  w  watch the game\r\n")
+            process.stdout.write("".join(lines).encode())
+            answer = await read_line(process, "Seat: ")
+            if answer is None:
+                return None
+            answer = answer.strip().lower()
+            if answer in ("w", "watch"):
+                return SPECTATOR
+            if answer.isdigit():
+                result = a.resolve(claim, int(answer))
+                if isinstance(result, int):
+                    a.reserve(result, claim.identity)
+                    return result
+                process.stdout.write(f"{result}\r\n".encode())
+            else:
+                process.stdout.write(b"type a seat number, or w to watch\r\n")
+        return None
+
+
+async def read_line(process: asyncssh.SSHServerProcess[bytes], prompt: str, limit: int = 32) -> str | None:
+    """Read one line from a raw SSH terminal, echoing it; None if the player quits (Ctrl+C/D)."""
+    process.stdout.write(prompt.encode())
+    buf = ""
+    while True:
+        try:
+            data = await asyncio.wait_for(process.stdin.read(64), 120)
+        except asyncssh.TerminalSizeChanged:
+            continue
+        except (asyncssh.BreakReceived, asyncssh.SignalReceived, TimeoutError):
+            return None
+        if not data:
+            return None
+        for ch in data.decode("utf-8", "replace"):
+            if ch in "\r\n":
+                process.stdout.write(b"\r\n")
+                return buf
+            if ch in "\x03\x04":
+                process.stdout.write(b"\r\n")
+                return None
+            if ch in "\x7f\x08":
+                if buf:
+                    buf = buf[:-1]
+                    process.stdout.write(b"\x08 \x08")
+            elif ch.isprintable() and len(buf) < limit:
+                buf += ch
+                process.stdout.write(ch.encode())
+
+
+class _Server(asyncssh.SSHServer):
+    """One SSH connection: authentication decides its claim."""
+
+    def __init__(self, host: SSHHost) -> None:
+        self.host = host
+        self.claim: Claim | None = None
+        self.failures = 0
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+
+    def begin_auth(self, username: str) -> bool:
+        if username.lower().startswith("code-"):
+            claim = self.host.authority.claim_for_code(username)
+            if claim is not None:
+                self.claim = claim
+                return False  # the code is the credential
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        claim = self.host.authority.keys.lookup(key)
+        if claim is None:
+            return False
+        self.claim = claim  # asyncssh checks the signature before authentication succeeds
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
+        return ("mqtui", "Type the join code the host gave you.", "", [("Join code: ", True)])
+
+    async def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+        if len(responses) == 1:
+            claim = self.host.authority.claim_for_code(str(responses[0]))
+            if claim is not None:
+                self.claim = claim
+                return True
+        self.failures += 1
+        await asyncio.sleep(min(2.0, 0.5 * self.failures))  # slow down guessing
+        return False

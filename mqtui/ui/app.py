@@ -1,0 +1,323 @@
+"""The mqtui Textual app: title screen, new game, the game itself, and the dialogs around it.
+
+``MQApp()`` opens the title screen and plays local games (hot seat and computer players).
+``MQApp(store)`` opens straight on the game screen for any :class:`~mqtui.store.GameStore` (the SSH
+server passes a networked store) and touches no local files except the settings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import cast
+
+from textual import events
+from textual.app import App
+from textual.binding import Binding
+
+from mqtui.store import GameStore, LocalStore, Snapshot
+from mqtui.ui.commands import AppCommands, LegalActionsCommands
+from mqtui.ui.saving import (
+    SaveFailed,
+    autosave,
+    autosave_path,
+    latest_autosave,
+    load_game,
+    save_game,
+    start_autosave,
+    stop_autosave,
+)
+from mqtui.ui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+from mqtui.ui.session import SeatSpec, default_specs, engine, new_store
+from mqtui.ui.settings import Settings, load_settings, save_settings
+from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
+
+
+class MQApp(App[None]):
+    """Munchkin Quest in the terminal."""
+
+    TITLE = "mqtui"
+    SUB_TITLE = "Munchkin Quest in the terminal"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {LegalActionsCommands, AppCommands}
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        store: GameStore | None = None,
+        *,
+        settings: Settings | None = None,
+        save_settings_file: bool = True,
+        new_game: Sequence[SeatSpec] | None = None,
+        seed: int | None = None,
+        load: Path | None = None,
+        bot_delay: float | None = None,
+    ) -> None:
+        """
+        Args:
+            store: play this game (e.g. a networked store); None: the title screen and local games.
+            settings: use these instead of the saved settings.
+            save_settings_file: remember setting changes in the data folder.
+            new_game: start a local game with these seats at once.
+            seed: the seed for ``new_game``.
+            load: open this saved game at once.
+            bot_delay: seconds between computer moves (overrides the settings; 0 in tests).
+        """
+        self.settings = settings if settings is not None else load_settings()
+        self.save_settings_file = save_settings_file
+        self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
+        self.initial_store = store
+        self.local = store is None
+        self._new_game = list(new_game) if new_game else None
+        self._seed = seed
+        self._load = load
+        loaded = load_themes()
+        self.theme_labels = loaded.labels
+        self.theme_errors = loaded.errors
+        super().__init__()
+        for theme in loaded.themes.values():
+            self.register_theme(theme)
+        self.theme = self.settings.theme if self.settings.theme in loaded.themes else DEFAULT_THEME
+        self._mq_ready = False
+        self._continuous = False
+        self.game_store: GameStore | None = None
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(GAME_VARIABLES)
+
+    # -- start-up -------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        for error in self.theme_errors:
+            self.notify(error, title="Theme not loaded", severity="warning")
+        if self.initial_store is not None:
+            self.open_game(self.initial_store)
+        else:
+            from mqtui.ui.screens.title import TitleScreen
+
+            self.push_screen(TitleScreen())
+            if self._new_game:
+                self.start_new_game(self._new_game, self._seed)
+            elif self._load is not None:
+                self.open_file(self._load)
+        self._mq_ready = True
+        self._check_size(self.size.width, self.size.height)
+
+    def watch_theme(self, theme: str) -> None:
+        if getattr(self, "_mq_ready", False) and theme in self.theme_labels and theme != self.settings.theme:
+            self.settings.theme = theme
+            self._save_settings()
+
+    def set_theme(self, name: str) -> None:
+        self.theme = name
+
+    def _save_settings(self) -> None:
+        if self.save_settings_file:
+            save_settings(self.settings)
+
+    # -- the minimum size -----------------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        if not self._mq_ready:
+            return
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        top = self.screen
+        if small and not isinstance(top, TooSmallScreen):
+            self.push_screen(TooSmallScreen())
+        elif small and isinstance(top, TooSmallScreen):
+            top.show(width, height)
+        elif not small:
+            while isinstance(self.screen, TooSmallScreen):
+                self.pop_screen()
+
+    # -- games ----------------------------------------------------------------------------------------
+
+    def start_new_game(self, specs: Sequence[SeatSpec], seed: int | None = None) -> None:
+        """Start a local game (raises ValueError for a bad table)."""
+        store = new_store(specs, seed, bot_delay=self.bot_delay)
+        self.open_game(cast(GameStore, store))  # LocalStore.cards is a property: see the report
+
+    def open_game(self, store: GameStore) -> None:
+        from mqtui.ui.screens.game import GameScreen
+        from mqtui.ui.screens.title import TitleScreen
+
+        if self.local:
+            while len(self.screen_stack) > 1 and not isinstance(self.screen, TitleScreen):
+                self.pop_screen()
+        self.game_store = store
+        self._continuous = self.local and not store.snapshot().over and start_autosave(store)
+        self.push_screen(
+            GameScreen(store, handoff=self.settings.handoff, auto_pass=self.settings.auto_pass)
+        )
+
+    def open_file(self, path: Path) -> bool:
+        try:
+            store = load_game(path, bot_delay=self.bot_delay)
+        except SaveFailed as exc:
+            self.notify(str(exc), title="Cannot load", severity="error")
+            return False
+        self.open_game(cast(GameStore, store))
+        return True
+
+    def autosave(self, store: GameStore | None = None) -> Path | None:
+        """Save the game where Continue finds it (local games only); a finished game is forgotten."""
+        store = store if store is not None else self.game_store
+        if not self.local or store is None:
+            return None
+        if store.snapshot().over:
+            stop_autosave(store)
+            with contextlib.suppress(OSError):
+                autosave_path().unlink(missing_ok=True)
+            return None
+        return autosave(store)
+
+    def autosave_each_turn(self, store: GameStore) -> None:
+        """Called by the game screen at each new turn: saves unless the store saves after every change."""
+        if not self._continuous:
+            self.autosave(store)
+
+    def leave_game(self, screen: object) -> None:
+        """Back to the title screen (local games, after saving) or out of the app (a given store)."""
+        if not self.local:
+            self.exit()
+            return
+        saved = self.autosave()
+        if self.game_store is not None:
+            stop_autosave(self.game_store)
+        self.game_store = None
+        from mqtui.ui.screens.title import TitleScreen
+
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, TitleScreen):
+            self.pop_screen()
+        if saved is not None:
+            self.notify("Game saved: Continue picks it up.", title="Saved")
+
+    def game_over(self, screen: object, snap: Snapshot) -> None:
+        from mqtui.ui.screens.game_over import GameOverScreen
+
+        store = self.game_store
+        if store is None:
+            return
+        self.autosave(store)
+
+        def done(what: str | None) -> None:
+            if what == "quit":
+                self.exit()
+            elif not self.local:
+                return
+            elif what == "new":
+                self.leave_game(screen)
+                self.title_new()
+            else:
+                self.leave_game(screen)
+
+        self.push_screen(GameOverScreen(store.cards, store.seats, snap), done)
+
+    def save_dialog(self, store: GameStore) -> None:
+        from mqtui.ui.screens.saves import SaveDialog
+
+        if not self.local:
+            self.notify("This game is saved by its server.", severity="information")
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                save_game(store, path)
+            except SaveFailed as exc:
+                self.notify(str(exc), title="Not saved", severity="error")
+                return
+            self.notify(f"Saved to {path}", title="Saved")
+
+        self.push_screen(SaveDialog(), chosen)
+
+    async def action_quit(self) -> None:
+        self.autosave()
+        if self.game_store is not None and self.local:
+            stop_autosave(self.game_store)
+        self.exit()
+
+    # -- title menu -----------------------------------------------------------------------------------
+
+    def title_new(self) -> None:
+        from mqtui.ui.screens.new_game import NewGameScreen
+
+        self.push_screen(NewGameScreen())
+
+    def title_continue(self) -> None:
+        path = latest_autosave()
+        if path is None:
+            self.notify("There is no saved game to continue.", severity="warning")
+            return
+        self.open_file(path)
+
+    def title_load(self) -> None:
+        from mqtui.ui.screens.saves import LoadDialog
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.open_file(path)
+
+        self.push_screen(LoadDialog(), chosen)
+
+    def title_rules(self) -> None:
+        self.show_rules()
+
+    def title_cards(self) -> None:
+        self.show_cards()
+
+    def title_settings(self) -> None:
+        from mqtui.ui.screens.settings import SettingsScreen
+
+        def chosen(settings: Settings | None) -> None:
+            if settings is None:
+                return
+            self.settings = settings
+            self.bot_delay = settings.bot_delay
+            store = self.game_store
+            if store is not None and hasattr(store, "bot_delay"):
+                with contextlib.suppress(AttributeError):
+                    store.bot_delay = settings.bot_delay
+            from mqtui.ui.screens.game import GameScreen
+
+            for screen in self.screen_stack:
+                if isinstance(screen, GameScreen):
+                    screen.auto_pass = settings.auto_pass
+                    screen.handoff_enabled = settings.handoff
+            self.theme = settings.theme
+            self._save_settings()
+
+        self.push_screen(SettingsScreen(self.settings, self.theme_labels), chosen)
+
+    def title_quit(self) -> None:
+        self.exit()
+
+    # -- reference screens ----------------------------------------------------------------------------
+
+    def show_help(self) -> None:
+        from mqtui.ui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    def show_rules(self) -> None:
+        from mqtui.ui.screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen())
+
+    def show_cards(self) -> None:
+        from mqtui.ui.screens.cards import CardBrowserScreen
+
+        content = self.game_store.cards.content if self.game_store is not None else engine().content
+        self.push_screen(CardBrowserScreen(content))
+
+
+def default_game() -> list[SeatSpec]:
+    return default_specs()
+
+
+__all__ = ["LocalStore", "MQApp"]

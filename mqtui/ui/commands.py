@@ -1,0 +1,80 @@
+"""Command palette providers: every legal action by name, the app's screens, and the themes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from mqtui.ui.describe import action_label
+
+
+def _game_screen(provider: Provider) -> Any:
+    from mqtui.ui.screens.game import GameScreen
+
+    for screen in reversed(provider.app.screen_stack):
+        if isinstance(screen, GameScreen):
+            return screen
+    return None
+
+
+class LegalActionsCommands(Provider):
+    """Every action that is legal for you now, in words."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        screen = _game_screen(self)
+        if screen is None or screen.snapshot is None:
+            return []
+        snap = screen.snapshot
+        out: list[tuple[str, Callable[[], Any], str]] = []
+        for action in snap.legal:
+            label = action_label(action, snap, screen.cards)
+            out.append((label, partial(screen.perform, action), f"action: {action}"))
+        return out
+
+    async def discover(self) -> Hits:
+        for label, command, help_text in self._commands():
+            yield DiscoveryHit(label, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for label, command, help_text in self._commands():
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), command, help=help_text)
+
+
+class AppCommands(Provider):
+    """Screens, saving, settings and themes."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        app: Any = self.app
+        out: list[tuple[str, Callable[[], Any], str]] = [
+            ("Help: all keys", app.show_help, "F1"),
+            ("Rules reference", app.show_rules, "r"),
+            ("Card browser", app.show_cards, "F2"),
+            ("Settings", app.title_settings, "theme, speed, auto-pass"),
+        ]
+        screen = _game_screen(self)
+        if screen is not None:
+            out.append(("Save the game", partial(app.save_dialog, screen.store), "Ctrl+S"))
+            out.append(("Quit to the title screen (saves)", partial(app.leave_game, screen), "q"))
+        elif app.local:
+            out.append(("New game", app.title_new, "n"))
+            out.append(("Load a game", app.title_load, "l"))
+        for name, label in app.theme_labels.items():
+            out.append((f"Theme: {label}", partial(app.set_theme, name), f"theme {name}"))
+        return out
+
+    async def discover(self) -> Hits:
+        for label, command, help_text in self._commands():
+            yield DiscoveryHit(label, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for label, command, help_text in self._commands():
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), command, help=help_text)

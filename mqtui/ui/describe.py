@@ -1,0 +1,431 @@
+"""Words for what the player sees: cards, actions, the current decision and log lines.
+
+Everything here is a pure function of a :class:`~mqtui.store.Snapshot` (or parts of it) and the card
+table, so the widgets, the command palette and the tests share one vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from mqtui.engine.actions import Action
+from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
+from mqtui.engine.defs import RoomDef
+from mqtui.engine.legal import move_cost
+from mqtui.engine.state import (
+    ACT,
+    CHARITY,
+    DX,
+    DY,
+    FLEE,
+    HIDDEN,
+    INVITE,
+    LOSE_ITEM,
+    REWARD,
+    SETUP,
+    WINDOW,
+    Hero,
+    Monster,
+    Room,
+    State,
+    cell_key,
+)
+from mqtui.store import HUMAN, Seat, Snapshot
+
+DIR_NAMES = ("north", "east", "south", "west")
+DIR_ARROWS = ("↑", "→", "↓", "←")
+SLOT_NAMES = {
+    "head": "Head",
+    "armor": "Armour",
+    "feet": "Feet",
+    "hand": "Hand",
+    "two_hands": "Two hands",
+    "trinket": "Trinket",
+}
+SLOT_ORDER = ("head", "armor", "feet", "hand", "two_hands", "trinket")
+
+# Kinds of actions that belong to one of the viewer's own cards (offered in the hand pane).
+CARD_KINDS = frozenset(
+    {"play", "equip", "stow", "belt", "discard", "give", "curse", "enhance", "wander", "use", "dice"}
+    | {"wall", "shove", "teleport"}
+)
+# Kinds offered in the actions pane, in this order.
+ORDER = (
+    "done",
+    "accept",
+    "decline",
+    "flee",
+    "move",
+    "search",
+    "deal",
+    "pickup",
+    "challenge",
+    "invite",
+    "take",
+    "lose",
+    "charity",
+    "buylevel",
+    "pass",
+    "end",
+)
+
+
+# -- cards ------------------------------------------------------------------------------------------
+
+
+def deck_word(cards: CardTable, uid: int) -> str:
+    """'treasure', 'dxm', 'curse' or 'monster': the colour family of a card."""
+    if uid == HIDDEN:
+        return "hidden"
+    deck = cards.deck_of[uid]
+    if deck == DXM:
+        return "curse" if cards.dxm[uid].kind == "curse" else "dxm"
+    return "treasure" if deck == TREASURE else "monster"
+
+
+def card_name(cards: CardTable, uid: int) -> str:
+    return "a hidden card" if uid == HIDDEN else cards.names[uid]
+
+
+def card_kind(cards: CardTable, uid: int) -> str:
+    """One short line: the card's kind and its numbers."""
+    if uid == HIDDEN:
+        return "hidden"
+    deck = cards.deck_of[uid]
+    if deck == DXM:
+        d = cards.dxm[uid]
+        k = d.kind
+        if k == "race":
+            return f"DxM · Race: {cards.content.races[d.race].name}"
+        if k == "class":
+            return f"DxM · Class: {cards.content.classes[d.klass].name}"
+        if k == "enhancer":
+            extra = f", +{d.treasures} Treasure" if d.treasures else ""
+            return f"DxM · Monster {d.amount:+d}{extra}"
+        if k == "dice":
+            return "DxM · Dice: reroll" if d.action == "reroll" else f"DxM · Dice {d.amount:+d}"
+        if k == "moves":
+            return f"DxM · +{d.amount} Moves"
+        words = {
+            "curse": "Curse",
+            "half_breed": "Half-Breed",
+            "super_munchkin": "Super Munchkin",
+            "wandering": "Wandering monster",
+            "dungeon": "Dungeon trick",
+            "level": "Go up a level",
+        }
+        return f"DxM · {words.get(k, k)}"
+    if deck == TREASURE:
+        t = cards.treasure[uid]
+        gold = f" · {t.gold}g" if t.gold else ""
+        if t.kind == "equipment":
+            big = " Big" if t.big else ""
+            bonus = f" {t.bonus:+d}" if t.bonus else ""
+            return f"{SLOT_NAMES.get(t.slot, t.slot)}{bonus}{big}{gold}"
+        if t.kind == "oneshot":
+            if t.use == "bonus":
+                how = f"One-shot {t.bonus:+d}" + (" thrown" if t.thrown else "")
+            elif t.use == "heal":
+                how = f"One-shot: +{max(1, t.amount)} Life"
+            else:
+                how = f"One-shot: +{max(1, t.amount)} Moves"
+            return how + gold
+        return "Go up a level" + gold
+    m = cards.monster[uid]
+    return f"Monster · Level {m.level}"
+
+
+def card_text(cards: CardTable, uid: int) -> str:
+    if uid == HIDDEN:
+        return "You cannot see this card."
+    deck = cards.deck_of[uid]
+    if deck == DXM:
+        return cards.dxm[uid].text
+    if deck == TREASURE:
+        return cards.treasure[uid].text
+    return cards.monster[uid].text
+
+
+# -- heroes and monsters ----------------------------------------------------------------------------
+
+
+def hero_letters(heroes: Sequence[Hero]) -> dict[int, str]:
+    """One letter per hero for the map: the name's initial, or the seat number when initials clash."""
+    initials = [(h.name[:1] or "?").upper() for h in heroes]
+    return {
+        h.seat: initials[i] if initials.count(initials[i]) == 1 else str(h.seat + 1)
+        for i, h in enumerate(heroes)
+    }
+
+
+def monster_label(cards: CardTable, view: State, m: Monster) -> str:
+    d = cards.monster[m.card]
+    target = next((h.name for h in view.heroes if h.colour == m.colour), "nobody")
+    return f"{d.name} (Level {d.level}, hunting {target})"
+
+
+def room_def_at(cards: CardTable, view: State, x: int, y: int) -> tuple[Room, RoomDef] | None:
+    i = view.grid.get(cell_key(x, y))
+    if i is None:
+        return None
+    room = view.rooms[i]
+    return room, cards.room(room.room)
+
+
+def room_name(cards: CardTable, view: State, x: int, y: int) -> str:
+    found = room_def_at(cards, view, x, y)
+    return "unexplored space" if found is None else found[1].name
+
+
+SEARCH_STATES = ("not searched", "Ransacked (−2 to search)", "Looted out (cannot be searched)")
+
+
+# -- actions ------------------------------------------------------------------------------------------
+
+
+def _terms(value: int, gold: int) -> str:
+    n, first = value % 10, value >= 10
+    parts = []
+    if n:
+        parts.append(f"{n} Treasure{'s' if n > 1 else ''}" + (", first pick" if first else ""))
+    if gold:
+        parts.append(f"{gold} gold now")
+    return ", ".join(parts) or "nothing but glory"
+
+
+def action_label(action: Action, snap: Snapshot, cards: CardTable) -> str:
+    """A player's words for a legal action: 'Move north through a door (1 Move)'."""
+    view = snap.view
+    hero = view.heroes[action.seat]
+    k, a, b, c = action.kind, action.a, action.b, action.c
+    heroes = view.heroes
+
+    def name(uid: int) -> str:
+        return card_name(cards, uid)
+
+    def monster(mid: int) -> str:
+        m = next((m for m in view.monsters if m.id == mid), None)
+        return "the boss" if m is None else cards.monster[m.card].name
+
+    if k == "move":
+        kind = view.edges.get(_edge(hero, a), "?")
+        cost = move_cost(cards, view, hero, a)
+        moves = f"{cost} Move{'s' if cost != 1 else ''}" if cost is not None else "?"
+        if cell_key(hero.x + DX[a], hero.y + DY[a]) not in view.grid:
+            return f"Explore {DIR_NAMES[a]} ({kind}, {moves})"
+        return f"Go {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])} ({kind}, {moves})"
+    if k == "flee":
+        return f"Flee {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])}"
+    simple = {
+        "done": "Ready: start the game",
+        "end": "End your action phase",
+        "pass": "Pass (play nothing more)",
+        "search": "Search the room (1 Move)",
+        "buylevel": "Buy a level for 1000 gold",
+    }
+    if k in simple:
+        return simple[k]
+    if k == "accept" or k == "decline":
+        f = view.frames[-1] if view.frames else None
+        terms = _terms(f.n + (10 if f.first else 0), f.target) if f is not None and f.kind == INVITE else ""
+        who = heroes[view.combat.active].name if view.combat else "the fighter"
+        if k == "accept":
+            return f"Accept: help {who} for {terms}" if terms else f"Accept: help {who}"
+        return f"Decline to help {who}"
+    if k == "deal":
+        found = room_def_at(cards, view, hero.x, hero.y)
+        deal = found[1].deal if found else None
+        if a >= 0 and deal is not None:
+            if deal.kind == "sell":
+                value = cards.treasure[a].gold * deal.amount // 100
+                return f"Sell {name(a)} for about {value} gold (1 Move)"
+            return f"Swap {name(a)} for a DxM card (1 Move)"
+        text = found[1].text if found else ""
+        deal_text = re.sub(r"^Deal \(1 Move\):\s*", "", text.split(". Searching")[0]) if text else "the Deal"
+        return f"Take the Deal: {deal_text.rstrip('.')} (1 Move)"
+    if k == "pickup":
+        found = room_def_at(cards, view, hero.x, hero.y)
+        pile = found[0].piles[a] if found and a < len(found[0].piles) else []
+        return f"Pick up {', '.join(name(u) for u in pile) or 'a pile'} (1 Move)"
+    if k == "invite":
+        return f"Ask {heroes[a].name} to help, offering {_terms(b, c)}"
+    if k == "take":
+        f = view.frames[-1] if view.frames else None
+        to = heroes[f.target].name if f is not None and f.target >= 0 else "the helper"
+        return f"Hand {name(a)} to {to} (agreed reward)"
+    if k == "lose":
+        return f"Lose {name(a)} (Bad Stuff)"
+    if k == "charity":
+        f = view.frames[-1] if view.frames else None
+        if f is not None and f.target >= 0:
+            return f"Give {name(a)} to {heroes[f.target].name} (charity)"
+        return f"Discard {name(a)} (charity)"
+    if k == "challenge":
+        return f"Challenge {monster(a)} to a fight"
+    if k == "play":
+        return f"Play {name(a)}"
+    if k == "equip":
+        return f"Equip {name(a)}"
+    if k == "stow":
+        return f"Put {name(a)} in the backpack"
+    if k == "belt":
+        return f"Hang {name(a)} on the belt"
+    if k == "discard":
+        return f"Discard {name(a)}"
+    if k == "give":
+        return f"Give {name(a)} to {heroes[b].name}"
+    if k == "curse":
+        return f"Curse {heroes[b].name} with {name(a)}"
+    if k == "enhance":
+        return f"Play {name(a)} on {monster(b)}"
+    if k == "wander":
+        return f"Play {name(a)}: a wandering monster joins the fight"
+    if k == "use":
+        verb = "Throw" if cards.treasure[a].thrown else "Use"
+        return f"{verb} {name(a)} for the {'heroes' if b == 0 else 'monsters'}"
+    if k == "dice":
+        return f"Play {name(a)} on the {'heroes' if b == 0 else 'monsters'}' die"
+    if k == "wall":
+        return f"Play {name(a)}: the {DIR_NAMES[b]} wall becomes a door"
+    if k == "shove":
+        m = next((m for m in view.monsters if m.id == b), None)
+        where = ""
+        if m is not None:
+            where = f" to {room_name(cards, view, m.x + DX[c], m.y + DY[c])}"
+        return f"Shove {monster(b)} {DIR_NAMES[c]}{where} with {name(a)}"
+    if k == "teleport":
+        return f"Teleport to {room_name(cards, view, b, c)} with {name(a)}"
+    return str(action)
+
+
+def _edge(hero: Hero, d: int) -> int:
+    from mqtui.engine.state import edge_key
+
+    return edge_key(hero.x, hero.y, d)
+
+
+def card_of(action: Action) -> int:
+    """The viewer's card an action uses, or -1."""
+    if action.kind in CARD_KINDS or (action.kind == "deal" and action.a >= 0):
+        return action.a
+    if action.kind in ("charity", "lose"):
+        return action.a
+    return -1
+
+
+def sort_key(action: Action) -> tuple[int, int, int, int]:
+    kind = ORDER.index(action.kind) if action.kind in ORDER else len(ORDER)
+    return kind, action.a, action.b, action.c
+
+
+def pane_actions(legal: Iterable[Action]) -> list[Action]:
+    """The actions for the actions pane: everything that is not one of the viewer's own card plays."""
+    out = [a for a in legal if a.kind not in CARD_KINDS and not (a.kind == "deal" and a.a >= 0)]
+    return sorted(out, key=sort_key)
+
+
+# -- the current decision -----------------------------------------------------------------------------
+
+
+def seat_name(view: State, seats: Sequence[Seat], seat: int) -> str:
+    if not 0 <= seat < len(view.heroes):
+        return "nobody"
+    who = view.heroes[seat].name
+    kind = seats[seat].kind if seat < len(seats) else HUMAN
+    return who if kind == HUMAN else f"{who} (computer)"
+
+
+def window_order(view: State) -> list[int]:
+    """Seats still to decide in the open combat window, the deciding one first."""
+    if not view.frames or view.frames[-1].kind != WINDOW:
+        return []
+    f = view.frames[-1]
+    n = len(view.heroes)
+    return [(f.seat + i) % n for i in range(n - f.passes)]
+
+
+def prompt(snap: Snapshot, seats: Sequence[Seat]) -> str:
+    """One sentence: what is happening now and, if it is the viewer's decision, what to do."""
+    view = snap.view
+    if snap.over or not view.frames:
+        winners = " and ".join(view.heroes[s].name for s in view.winners)
+        return f"The game is over. {winners or 'Nobody'} won."
+    f = view.frames[-1]
+    who = seat_name(view, seats, f.seat)
+    mine = snap.deciding == snap.seat and bool(snap.legal)
+    you = "You" if mine else who
+    k = f.kind
+    if k == SETUP:
+        return (
+            f"{you}: build your hero — equip items and play race/class cards from your hand, then press space."
+            if mine
+            else f"{who} is building their hero."
+        )
+    if k == ACT:
+        if mine:
+            moves = view.heroes[f.seat].moves
+            return f"Your turn: {moves} Move{'s' if moves != 1 else ''} left. Pick an action, or space to end."
+        return f"{who}'s turn."
+    if k == WINDOW:
+        stage = "before the dice" if f.stage == "pre" else "after the dice"
+        if mine:
+            return f"Combat ({stage}): play a card to change the fight, or space to pass."
+        return f"Combat ({stage}): {who} may play a card."
+    if k == INVITE:
+        active = view.heroes[view.combat.active].name if view.combat else "someone"
+        if mine:
+            return f"{active} asks you to help in a fight: y to accept, n to decline."
+        return f"{who} is deciding whether to help {active}."
+    if k == REWARD:
+        return "Choose the Treasure the helper gets." if mine else f"{who} is sharing out the reward."
+    if k == LOSE_ITEM:
+        return f"Bad Stuff: choose {f.n} item(s) to lose." if mine else f"{who} is choosing an item to lose."
+    if k == FLEE:
+        return "You lost: choose where to flee." if mine else f"{who} is choosing where to flee."
+    if k == CHARITY:
+        to = "give to " + view.heroes[f.target].name if f.target >= 0 else "discard"
+        return (
+            f"Charity: too many cards. Choose cards to {to}."
+            if mine
+            else f"{who} is giving away extra cards."
+        )
+    return f"{who} to decide."
+
+
+# -- the log --------------------------------------------------------------------------------------------
+
+# (kind, symbol, pattern): the first pattern that matches a line decides its kind.
+_LOG_RULES: tuple[tuple[str, str, str], ...] = (
+    ("win", "★", r"wins? the game|game is over"),
+    ("turn", "»", r"^Round \d+:"),
+    ("result", "⚔", r"\) (beats?|loses? to|lose to) .*\(|^.* beat .*\("),
+    ("combat", "⚔", r"^Combat in|challenges|the boss fight begins"),
+    ("dice", "⚃", r"^Dice:|die is rolled again|to the .* die"),
+    ("colour", "◐", r"^Colour die"),
+    ("bot", "·", r"^[^:]{1,40}: [a-z]"),
+    ("death", "✝", r" dies!|killed outright"),
+    ("level", "▲", r"rises to Level|falls to Level"),
+    ("badstuff", "☹", r"fails to escape|loses \d+ Life|loses .* \(|curses "),
+    ("escape", "↷", r"escapes|flees"),
+    ("interfere", "✦", r" plays .* on |throws|uses .* for the"),
+    ("invite", "?", r"asks .* to help|accepts and joins|declines to help"),
+    ("monster", "M", r"appears in|moves from|[Mm]onster"),
+    ("draw", "+", r" draws? |You draw|receives|finds \d+ gold|picks up"),
+    ("explore", "◇", r"explores|^A new room"),
+    ("move", "→", r" goes | is back in the game|sent back"),
+    ("gold", "$", r"gold"),
+    ("charity", "♥", r"[Cc]harity|gives"),
+)
+
+
+def log_kind(line: str) -> tuple[str, str]:
+    """(kind, symbol) of a log line, guessed from its words (the snapshot log carries text only)."""
+    for kind, symbol, pattern in _LOG_RULES:
+        if re.search(pattern, line):
+            return kind, symbol
+    return "info", "·"
+
+
+def deck_label(deck: str) -> str:
+    return {DXM: "DxM", TREASURE: "Treasure", MONSTER: "Monster"}.get(deck, deck)

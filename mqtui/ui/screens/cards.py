@@ -1,0 +1,123 @@
+"""The card browser: every card, monster, race, class and room of the game, searchable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from mqtui.engine.defs import Content
+
+
+@dataclass(frozen=True)
+class Entry:
+    group: str
+    name: str
+    kind: str
+    text: str
+    flavour: str = ""
+    count: int = 1
+
+
+def entries(content: Content) -> list[Entry]:
+    out: list[Entry] = []
+    for d in content.dxm:
+        out.append(Entry("DxM", d.name, d.kind.replace("_", " "), d.text, count=d.count))
+    for t in content.treasures:
+        kind = t.kind if t.kind != "equipment" else f"equipment ({t.slot.replace('_', ' ')})"
+        extra = f" · {t.gold} gold" if t.gold else ""
+        out.append(Entry("Treasure", t.name, kind + extra, t.text, count=t.count))
+    for m in content.monsters:
+        kind = f"Level {m.level} · {m.treasures} Treasure · {m.move}"
+        if m.ignores:
+            kind += f" · ignores Level ≤{m.ignores}"
+        out.append(Entry("Monster", m.name, kind, m.text, m.flavour, m.count))
+    for r in content.races.values():
+        out.append(Entry("Race", r.name, "race", r.text))
+    for c in content.classes.values():
+        out.append(Entry("Class", c.name, "class", c.text))
+    for room in (content.entrance, *content.rooms):
+        out.append(Entry("Room", room.name, f"room · map: {room.short}", room.text or "No rule.", room.flavour))
+    return out
+
+
+class CardBrowserScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Back", id="cards.close"),
+        Binding("slash", "search", "Search", id="cards.search"),
+    ]
+    DEFAULT_CSS = """
+    CardBrowserScreen Horizontal { height: 1fr; }
+    CardBrowserScreen #list-side { width: 1fr; min-width: 30; }
+    CardBrowserScreen OptionList { height: 1fr; }
+    CardBrowserScreen #detail { width: 1fr; border: round $primary; padding: 0 1; }
+    """
+
+    def __init__(self, content: Content) -> None:
+        super().__init__()
+        self.all = entries(content)
+        self.shown: list[Entry] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="list-side"):
+                yield Input(placeholder="Search cards (/)", id="filter")
+                yield OptionList(id="cards")
+            with VerticalScroll(id="detail"):
+                yield Static(id="text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._fill("")
+        self.query_one("#cards", OptionList).focus()
+
+    def _fill(self, query: str) -> None:
+        q = query.lower().strip()
+        self.shown = [
+            e for e in self.all if not q or q in e.name.lower() or q in e.text.lower() or q in e.group.lower()
+        ]
+        options = self.query_one("#cards", OptionList)
+        options.clear_options()
+        options.add_options(
+            [Option(Text.assemble((f"{e.group:<8} ", "dim"), (e.name, "bold"))) for e in self.shown]
+        )
+        if self.shown:
+            options.highlighted = 0
+        self._show(0)
+        detail = self.query_one("#detail", VerticalScroll)
+        detail.border_title = f"{len(self.shown)} of {len(self.all)}"
+
+    def _show(self, index: int | None) -> None:
+        text = self.query_one("#text", Static)
+        if index is None or not 0 <= index < len(self.shown):
+            text.update("No card matches.")
+            return
+        e = self.shown[index]
+        body = Text.assemble((e.name, "bold"), "\n", (f"{e.group} · {e.kind}", "italic"))
+        if e.count > 1:
+            body.append(f" · {e.count} copies", "italic")
+        body.append(f"\n\n{e.text}")
+        if e.flavour:
+            body.append(f"\n\n{e.flavour}", "dim italic")
+        text.update(body)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._fill(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#cards", OptionList).focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show(event.option_index)
+
+    def action_search(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,53 @@
+"""A dialog that asks which of several legal actions to take."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from mqtui.engine.actions import Action
+
+
+class ChooseAction(ModalScreen[Action | None]):
+    """Pick one action (Enter) or cancel (Escape)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="choose.cancel")]
+    DEFAULT_CSS = """
+    ChooseAction { align: center middle; }
+    ChooseAction > Vertical { width: 70; max-width: 95%; height: auto; max-height: 80%;
+        border: thick $accent; background: $panel; padding: 0 1; }
+    ChooseAction Label { width: 1fr; text-style: bold; margin-bottom: 1; }
+    ChooseAction OptionList { height: auto; max-height: 20; border: none; }
+    """
+
+    def __init__(self, title: str, choices: list[tuple[str, Action]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text)
+            yield OptionList(
+                *[
+                    Option(Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label), id=str(i))
+                    for i, (label, _) in enumerate(self.choices)
+                ]
+            )
+            yield Label("Enter: choose · Esc: cancel", classes="hint")
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        if key.isdigit() and 1 <= int(key) <= min(9, len(self.choices)):
+            self.dismiss(self.choices[int(key) - 1][1])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[event.option_index][1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,437 @@
+"""The game screen: map, combat, log, hero sheet, actions and hand, all bound to one snapshot.
+
+The screen holds the store's latest :class:`~mqtui.store.Snapshot` in one reactive; every pane is
+bound to it with ``data_bind`` and redraws only when its own slice changed. All choices come from
+``Snapshot.legal``; the keys in the footer follow what is legal now (``check_action``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from typing import Any
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Static
+
+from mqtui.engine.actions import Action, IllegalAction
+from mqtui.engine.state import ACT
+from mqtui.store import HUMAN, GameStore, Snapshot
+from mqtui.ui.describe import DIR_NAMES, action_label, prompt
+from mqtui.ui.messages import (
+    ActionChosen,
+    ActionsOffered,
+    CardHighlighted,
+    Explain,
+    RoomSelected,
+    SnapshotArrived,
+)
+from mqtui.ui.screens.choose import ChooseAction
+from mqtui.ui.screens.handoff import HandoffScreen
+from mqtui.ui.screens.room import RoomScreen
+from mqtui.ui.widgets.actions import ActionList
+from mqtui.ui.widgets.combat import CombatPane
+from mqtui.ui.widgets.hand import CardList
+from mqtui.ui.widgets.hero_sheet import HeroSheet
+from mqtui.ui.widgets.log import GameLog
+from mqtui.ui.widgets.map import MapView
+from mqtui.ui.widgets.room_info import RoomInfo, room_details
+from mqtui.ui.widgets.status import StatusBar
+
+# game keys that map to one action kind, and the words used when that kind is not legal now
+KIND_KEYS: dict[str, str] = {
+    "s": "search",
+    "t": "deal",
+    "u": "pickup",
+    "f": "challenge",
+    "v": "invite",
+    "y": "accept",
+    "n": "decline",
+    "plus": "buylevel",
+}
+GREY_IN_TURN = frozenset(("search", "deal", "pickup", "buylevel"))
+
+
+class GameScreen(Screen[None]):
+    """One game, seen through one seat's eyes (hot seat: the deciding human's)."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+
+    BINDINGS = [
+        Binding("space", "step('done')", "Ready", id="game.done"),
+        Binding("space", "step('end')", "End phase", id="game.end"),
+        Binding("space", "step('pass')", "Pass", id="game.pass"),
+        Binding("shift+up", "go(0)", "Move", id="game.north", key_display="⇧+arrows"),
+        Binding("shift+right", "go(1)", "Move east", id="game.east", show=False),
+        Binding("shift+down", "go(2)", "Move south", id="game.south", show=False),
+        Binding("shift+left", "go(3)", "Move west", id="game.west", show=False),
+        Binding("s", "kind('search')", "Search", id="game.search"),
+        Binding("t", "kind('deal')", "Deal", id="game.deal"),
+        Binding("u", "kind('pickup')", "Pick up", id="game.pickup"),
+        Binding("f", "kind('challenge')", "Fight", id="game.challenge"),
+        Binding("v", "kind('invite')", "Ask for help", id="game.invite"),
+        Binding("y", "kind('accept')", "Accept", id="game.accept"),
+        Binding("n", "kind('decline')", "Decline", id="game.decline"),
+        Binding("plus", "kind('buylevel')", "Buy level", id="game.buylevel"),
+        Binding("c", "toggle_combat", "Fight/Map", id="game.combat"),
+        Binding("o", "other_hero", "Heroes", id="game.heroes"),
+        Binding("i", "inspect", "Inspect room", id="game.inspect", show=False),
+        Binding("m", "focus_pane('map')", "Map", id="game.focus_map", show=False),
+        Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
+        Binding("h", "focus_pane('hand')", "Hand", id="game.focus_hand", show=False),
+        Binding("l", "focus_pane('log')", "Log", id="game.focus_log", show=False),
+        Binding("ctrl+z", "undo", "Undo", id="game.undo"),
+        Binding("ctrl+y", "redo", "Redo", id="game.redo", show=False),
+        Binding("ctrl+s", "save", "Save", id="game.save", show=False),
+        Binding("r", "rules", "Rules", id="game.rules", show=False),
+        Binding("f2", "cards", "Cards", id="game.cards", show=False),
+        Binding("f1,question_mark", "help", "Help", id="game.help"),
+        Binding("q", "quit_to_title", "Quit", id="game.quit"),
+    ]
+
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    """What the panes show: the latest snapshot the viewer may see."""
+
+    def __init__(self, store: GameStore, *, handoff: bool = True, auto_pass: bool = True) -> None:
+        super().__init__()
+        self.store = store
+        self.cards = store.cards
+        self.seats = store.seats
+        self.handoff_enabled = handoff
+        self.auto_pass = auto_pass
+        self._unsubscribe: Any = None
+        self._pending: Snapshot | None = None  # held back behind the hand-off screen
+        self._shown_seat: int | None = None
+        self._fighting = False
+        self._over_shown = False
+        self._turn_key: tuple[int, int] | None = None
+
+    # -- layout ---------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        cards, seats = self.cards, self.seats
+        yield StatusBar(seats, id="status").data_bind(GameScreen.snapshot)
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                with ContentSwitcher(initial="map", id="main"):
+                    yield MapView(cards, id="map").data_bind(GameScreen.snapshot)
+                    yield CombatPane(cards, seats, id="combat-main").data_bind(GameScreen.snapshot)
+                yield RoomInfo(cards, id="room-info").data_bind(GameScreen.snapshot)
+                yield GameLog(id="log").data_bind(GameScreen.snapshot)
+            with Vertical(id="right"):
+                yield HeroSheet(cards, id="hero").data_bind(GameScreen.snapshot)
+                yield CombatPane(cards, seats, id="combat-side").data_bind(GameScreen.snapshot)
+                yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
+                yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
+                yield Static(id="card-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#map").border_title = "Map"
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#actions").border_title = "What you can do"
+        self.query_one("#hand").border_title = "Your cards"
+        self.query_one("#combat-main").border_title = "Combat"
+        self.query_one("#combat-side").border_title = "Combat"
+        self._unsubscribe = self.store.subscribe(self._listener)
+        self._receive(self.store.snapshot())
+        self.query_one("#actions").focus()
+        start = getattr(self.store, "start", None)
+        if callable(start):
+            start()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            with contextlib.suppress(ValueError):
+                self._unsubscribe()
+            self._unsubscribe = None
+
+    def _listener(self, snap: Snapshot) -> None:
+        self.post_message(SnapshotArrived(snap))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout_classes()
+
+    def _layout_classes(self) -> None:
+        wide = self.has_class("-wide")
+        hero = self.query_one(HeroSheet)
+        hero.compact = not (wide and self.has_class("-tall"))
+        if wide and self.query_one(ContentSwitcher).current != "map":
+            self.query_one(ContentSwitcher).current = "map"
+
+    # -- snapshots ------------------------------------------------------------------------------------
+
+    @on(SnapshotArrived)
+    def _on_snapshot(self, message: SnapshotArrived) -> None:
+        self._receive(message.snapshot)
+
+    def _humans(self) -> int:
+        return sum(1 for s in self.seats if s.kind == HUMAN)
+
+    def _receive(self, snap: Snapshot) -> None:
+        if self._needs_handoff(snap):
+            if self.auto_pass and self._only_pass(snap):
+                self.call_later(self._auto_pass, snap)
+                return
+            first = self._pending is None
+            self._pending = snap
+            if first:
+                hero = snap.view.heroes[snap.seat]
+                why = prompt(snap, self.seats)
+                self.app.push_screen(HandoffScreen(hero.name, hero.colour, why), self._handed_over)
+            return
+        if self._pending is not None:
+            self._pending = snap
+            return
+        self._show(snap)
+
+    def _needs_handoff(self, snap: Snapshot) -> bool:
+        if not self.handoff_enabled or self._humans() < 2 or snap.seat < 0:
+            return False
+        if self._shown_seat is None or snap.seat == self._shown_seat:
+            return False
+        return self.seats[snap.seat].kind == HUMAN and self.seats[self._shown_seat].kind == HUMAN
+
+    def _handed_over(self, _result: object = None) -> None:
+        snap, self._pending = self._pending, None
+        if snap is not None:
+            self._show(snap)
+
+    @staticmethod
+    def _only_pass(snap: Snapshot) -> bool:
+        return len(snap.legal) == 1 and snap.legal[0].kind == "pass"
+
+    async def _auto_pass(self, snap: Snapshot) -> None:
+        current = self.store.snapshot()
+        if current.n == snap.n and self._only_pass(current):
+            await self.perform(current.legal[0])
+
+    def _show(self, snap: Snapshot) -> None:
+        self._shown_seat = snap.seat
+        self.snapshot = snap
+        view = snap.view
+        fighting = view.combat is not None
+        self.set_class(fighting, "-fighting")
+        if fighting != self._fighting:
+            self._fighting = fighting
+            if not self.has_class("-wide"):
+                self.query_one(ContentSwitcher).current = "combat-main" if fighting else "map"
+        self.refresh_bindings()
+        turn = (view.round, view.active)
+        if turn != self._turn_key:
+            if self._turn_key is not None:
+                self._autosave()
+            self._turn_key = turn
+        if snap.over and not self._over_shown:
+            self._over_shown = True
+            self.call_later(self._game_over, snap)
+        elif (
+            self.auto_pass
+            and snap.deciding == snap.seat
+            and self._only_pass(snap)
+            and self.seats[snap.seat].kind == HUMAN
+        ):
+            self.call_later(self._auto_pass, snap)
+
+    def _game_over(self, snap: Snapshot) -> None:
+        handler = getattr(self.app, "game_over", None)
+        if callable(handler):
+            handler(self, snap)
+
+    def _autosave(self) -> None:
+        handler = getattr(self.app, "autosave_each_turn", None)
+        if callable(handler):
+            handler(self.store)
+
+    # -- doing things ---------------------------------------------------------------------------------
+
+    async def perform(self, action: Action) -> None:
+        """Send an action to the store; an illegal one is explained."""
+        try:
+            await self.store.send(action)
+        except IllegalAction as exc:
+            self.notify(str(exc) or self.store.explain(action), title="Not now", severity="warning")
+
+    @on(ActionChosen)
+    async def _on_action_chosen(self, message: ActionChosen) -> None:
+        await self.perform(message.action)
+
+    @on(ActionsOffered)
+    def _on_actions_offered(self, message: ActionsOffered) -> None:
+        self.offer(message.title, message.actions)
+
+    def offer(self, title: str, actions: list[Action]) -> None:
+        snap = self.snapshot
+        if snap is None or not actions:
+            return
+        choices = [(action_label(a, snap, self.cards), a) for a in actions]
+
+        async def chosen(action: Action | None) -> None:
+            if action is not None:
+                await self.perform(action)
+
+        self.app.push_screen(ChooseAction(title, choices), chosen)
+
+    @on(Explain)
+    def _on_explain(self, message: Explain) -> None:
+        text = message.text
+        if message.action is not None:
+            text = f"{text}: {self.store.explain(message.action)}"
+        self.notify(text, title="Not now", severity="warning")
+
+    @on(RoomSelected)
+    def _on_room_selected(self, message: RoomSelected) -> None:
+        self.query_one(RoomInfo).show_cell(message.x, message.y)
+
+    @on(CardHighlighted)
+    def _on_card_highlighted(self, message: CardHighlighted) -> None:
+        self.query_one("#card-text", Static).update(message.text)
+
+    # -- bindings -------------------------------------------------------------------------------------
+
+    def _legal(self) -> tuple[Action, ...]:
+        snap = self.snapshot
+        return snap.legal if snap is not None else ()
+
+    def _my_turn_frame(self) -> bool:
+        snap = self.snapshot
+        return bool(
+            snap is not None and snap.legal and snap.view.frames and snap.view.frames[-1].kind == ACT
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        legal = self._legal()
+        if action == "step":
+            return any(a.kind == parameters[0] for a in legal)
+        if action == "go":
+            if any(a.kind in ("move", "flee") for a in legal):
+                return True
+            return None if self._my_turn_frame() else False
+        if action == "kind":
+            kind = str(parameters[0])
+            if any(a.kind == kind for a in legal):
+                return True
+            return None if kind in GREY_IN_TURN and self._my_turn_frame() else False
+        if action in ("undo", "redo"):
+            snap = self.snapshot
+            if not callable(getattr(self.store, action, None)) or snap is None:
+                return False
+            allowed = snap.undo if action == "undo" else snap.redo
+            return True if allowed else (None if action == "undo" else False)
+        if action == "toggle_combat":
+            return not self.has_class("-wide")
+        if action == "save":
+            return callable(getattr(self.app, "save_dialog", None))
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Explain a game key that is not legal now (greyed out in the footer)."""
+        kind = KIND_KEYS.get(event.key)
+        snap = self.snapshot
+        if kind is None or snap is None or any(a.kind == kind for a in snap.legal):
+            return
+        if kind in GREY_IN_TURN and self._my_turn_frame():
+            event.stop()
+            self.notify(self.store.explain(Action(snap.seat, kind)), title="Not now", severity="warning")
+
+    async def action_step(self, kind: str) -> None:
+        for action in self._legal():
+            if action.kind == kind:
+                await self.perform(action)
+                return
+
+    async def action_go(self, d: int) -> None:
+        snap = self.snapshot
+        if snap is None:
+            return
+        for kind in ("move", "flee"):
+            action = Action(snap.seat, kind, d)
+            if action in snap.legal:
+                await self.perform(action)
+                return
+        kind = "flee" if any(a.kind == "flee" for a in snap.legal) else "move"
+        reason = self.store.explain(Action(snap.seat, kind, d))
+        self.notify(f"Cannot go {DIR_NAMES[d]}: {reason}", title="Not now", severity="warning")
+
+    async def action_kind(self, kind: str) -> None:
+        actions = [a for a in self._legal() if a.kind == kind]
+        if len(actions) == 1:
+            await self.perform(actions[0])
+        elif actions:
+            titles = {
+                "invite": "Ask whom to help, and for what?",
+                "pickup": "Pick up which pile?",
+                "challenge": "Challenge which monster?",
+            }
+            self.offer(titles.get(kind, "Which one?"), actions)
+
+    def action_toggle_combat(self) -> None:
+        switcher = self.query_one(ContentSwitcher)
+        switcher.current = "combat-main" if switcher.current == "map" else "map"
+
+    def action_other_hero(self) -> None:
+        self.query_one(HeroSheet).cycle()
+
+    def action_inspect(self) -> None:
+        snap = self.snapshot
+        if snap is None:
+            return
+        cell = self.query_one(MapView).cursor
+        self.app.push_screen(RoomScreen(room_details(self.cards, snap.view, *cell, full=True)))
+
+    def action_focus_pane(self, which: str) -> None:
+        target = {"map": "#map", "actions": "#actions", "hand": "#hand", "log": "#log"}[which]
+        if which == "map":
+            self.query_one(ContentSwitcher).current = "map"
+        self.query_one(target).focus()
+
+    async def _call_store(self, name: str) -> None:
+        method = getattr(self.store, name, None)
+        if not callable(method):
+            self.notify("This game cannot undo.", severity="warning")
+            return
+        try:
+            result = method()
+            if inspect.isawaitable(result):
+                await result
+        except Exception as exc:
+            self.notify(str(exc), title=f"Cannot {name}", severity="warning")
+            return
+        self._receive(self.store.snapshot())
+
+    async def action_undo(self) -> None:
+        await self._call_store("undo")
+
+    async def action_redo(self) -> None:
+        await self._call_store("redo")
+
+    def action_save(self) -> None:
+        handler = getattr(self.app, "save_dialog", None)
+        if callable(handler):
+            handler(self.store)
+
+    def action_rules(self) -> None:
+        handler = getattr(self.app, "show_rules", None)
+        if callable(handler):
+            handler()
+
+    def action_cards(self) -> None:
+        handler = getattr(self.app, "show_cards", None)
+        if callable(handler):
+            handler()
+
+    def action_help(self) -> None:
+        handler = getattr(self.app, "show_help", None)
+        if callable(handler):
+            handler()
+
+    def action_quit_to_title(self) -> None:
+        handler = getattr(self.app, "leave_game", None)
+        if callable(handler):
+            handler(self)

@@ -1,0 +1,127 @@
+"""Setting up a new game: 2 to 6 seats, each human or computer, with names, colours and a seed.
+
+Just pressing Enter starts the default: you against three "normal" computer players."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from mqtui.engine.defs import COLOURS
+from mqtui.ui.session import DEFAULT_NAMES, SeatSpec, available_bot
+
+MAX_SEATS = 6
+DEFAULT_SEATS = 4
+
+
+def kind_options() -> list[tuple[str, str]]:
+    out = [("Human", "human")]
+    for kind in ("normal", "hard", "random"):
+        label = f"Computer: {kind}"
+        if available_bot(kind) != kind:
+            label += " (not ready: random)"
+        out.append((label, kind))
+    return out
+
+
+class NewGameScreen(Screen[None]):
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", id="new.start"),
+        Binding("escape", "back", "Back", id="new.back"),
+    ]
+    DEFAULT_CSS = """
+    NewGameScreen { align: center middle; }
+    NewGameScreen > Vertical { width: 78; height: auto; border: round $primary; padding: 0 1; }
+    NewGameScreen .seat { height: 1; margin-bottom: 1; }
+    NewGameScreen .seat Checkbox { width: 10; border: none; padding: 0; height: 1; }
+    NewGameScreen .seat Input { width: 22; }
+    NewGameScreen .seat .kind { width: 28; }
+    NewGameScreen .seat .colour { width: 14; }
+    NewGameScreen #seed-row { height: 1; margin-top: 0; }
+    NewGameScreen #seed-row Label { width: 10; }
+    NewGameScreen #seed { width: 22; }
+    NewGameScreen #buttons { height: 3; align: right middle; }
+    NewGameScreen #error { color: $error; height: auto; }
+    NewGameScreen Button { margin-left: 1; }
+    NewGameScreen #intro { color: $foreground 70%; margin-bottom: 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        kinds = kind_options()
+        with Vertical() as box:
+            box.border_title = "New game"
+            yield Static(
+                "Enter starts: you against three computer players. Tab through the seats to change them.",
+                id="intro",
+            )
+            for i in range(MAX_SEATS):
+                with Horizontal(classes="seat", id=f"seat-{i}"):
+                    yield Checkbox(f"P{i + 1}", i < DEFAULT_SEATS, id=f"on-{i}", disabled=i < 2)
+                    yield Input(DEFAULT_NAMES[i], id=f"name-{i}", compact=True, max_length=16)
+                    yield Select(
+                        kinds,
+                        value="human" if i == 0 else "normal",
+                        allow_blank=False,
+                        id=f"kind-{i}",
+                        classes="kind",
+                        compact=True,
+                    )
+                    yield Select(
+                        [(c, c) for c in COLOURS],
+                        value=COLOURS[i],
+                        allow_blank=False,
+                        id=f"colour-{i}",
+                        classes="colour",
+                        compact=True,
+                    )
+            with Horizontal(id="seed-row"):
+                yield Label("Seed")
+                yield Input(placeholder="random", id="seed", compact=True, restrict=r"[0-9]*")
+            yield Static(id="error")
+            with Horizontal(id="buttons"):
+                yield Button("Start", variant="primary", id="start")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#start", Button).focus()
+
+    def specs(self) -> list[SeatSpec]:
+        out = []
+        for i in range(MAX_SEATS):
+            if not self.query_one(f"#on-{i}", Checkbox).value:
+                continue
+            name = self.query_one(f"#name-{i}", Input).value
+            kind = str(self.query_one(f"#kind-{i}", Select).value)
+            colour = str(self.query_one(f"#colour-{i}", Select).value)
+            out.append(SeatSpec(name, kind, colour))
+        return out
+
+    def seed(self) -> int | None:
+        text = self.query_one("#seed", Input).value.strip()
+        return int(text) if text else None
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        else:
+            self.action_back()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        error = self.query_one("#error", Static)
+        start = getattr(self.app, "start_new_game", None)
+        if start is None:
+            return
+        try:
+            start(self.specs(), self.seed())
+        except ValueError as exc:
+            error.update(f"Cannot start: {exc}")
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,98 @@
+"""Save and load dialogs."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from mqtui.ui.saving import SUFFIX, SaveFailed, list_saves, saves_dir, slot_for
+
+
+def save_name(text: str) -> Path:
+    """A file in the saves folder for a name typed by the player (a path is used as it is)."""
+    text = text.strip()
+    if "/" in text or text.startswith("~"):
+        path = Path(text).expanduser()
+        return path if path.suffix == SUFFIX else path.with_name(path.name + SUFFIX)
+    return slot_for(text)
+
+
+class SaveDialog(ModalScreen[Path | None]):
+    """Asks for a name; returns the path to save to."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="save.cancel")]
+    DEFAULT_CSS = """
+    SaveDialog { align: center middle; }
+    SaveDialog > Vertical { width: 64; max-width: 95%; height: auto; border: thick $accent;
+        background: $panel; padding: 0 1; }
+    SaveDialog Label { width: 1fr; margin: 1 0 0 0; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = "Save the game"
+            yield Label(f"Name (saved in {saves_dir()}):")
+            yield Input(value=time.strftime("game-%Y%m%d-%H%M"), id="name")
+            yield Label("Enter: save · Esc: cancel", classes="hint", id="save-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not event.value.strip():
+            return
+        try:
+            path = save_name(event.value)
+        except SaveFailed as exc:
+            self.query_one("#save-hint", Label).update(str(exc))
+            return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LoadDialog(ModalScreen[Path | None]):
+    """Lists the saved games (newest first); a path can be typed too."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="load.cancel")]
+    DEFAULT_CSS = """
+    LoadDialog { align: center middle; }
+    LoadDialog > Vertical { width: 96; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $accent; background: $panel; padding: 0 1; }
+    LoadDialog OptionList { height: auto; max-height: 14; }
+    LoadDialog Label { width: 1fr; margin-top: 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        self.saves = list_saves()
+        with Vertical() as box:
+            box.border_title = "Load a game"
+            if self.saves:
+                yield OptionList(
+                    *[
+                        Option(Text.assemble((path.stem, "bold"), "\n", (f"  {when}", "dim")), id=str(i))
+                        for i, (path, when) in enumerate(self.saves)
+                    ],
+                    id="saves",
+                )
+            else:
+                yield Label("No saved games yet.")
+            yield Label("Or type a file path:")
+            yield Input(placeholder="path/to/game.mqsave", id="path")
+            yield Label("Enter: load · Esc: cancel", classes="hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.saves[event.option_index][0])
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.dismiss(Path(event.value.strip()).expanduser())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,85 @@
+"""Settings: theme (previewed live), computer speed, auto-pass, hot-seat hand-off."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Label, OptionList, RadioButton, RadioSet
+from textual.widgets.option_list import Option
+
+from mqtui.ui.settings import BOT_SPEEDS, Settings, speed_name
+
+
+class SettingsScreen(ModalScreen[Settings | None]):
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="settings.cancel"),
+        Binding("ctrl+s", "save", "Save", id="settings.save"),
+    ]
+    DEFAULT_CSS = """
+    SettingsScreen { align: center middle; }
+    SettingsScreen > Vertical { width: 64; max-width: 95%; height: auto; max-height: 95%;
+        border: thick $accent; background: $panel; padding: 0 1; }
+    SettingsScreen OptionList { height: auto; max-height: 8; }
+    SettingsScreen RadioSet { width: 1fr; layout: horizontal; height: auto; }
+    SettingsScreen Label { margin-top: 1; text-style: bold; }
+    SettingsScreen Horizontal { height: auto; align: right middle; margin-top: 1; }
+    SettingsScreen Button { margin-left: 1; }
+    """
+
+    def __init__(self, settings: Settings, labels: dict[str, str]) -> None:
+        super().__init__()
+        self.settings = settings
+        self.labels = labels
+        self.original_theme = settings.theme
+
+    def compose(self) -> ComposeResult:
+        names = list(self.labels)
+        with Vertical() as box:
+            box.border_title = "Settings"
+            yield Label("Theme (previewed as you move)")
+            themes = OptionList(*[Option(self.labels[n], id=n) for n in names], id="themes")
+            if self.settings.theme in names:
+                themes.highlighted = names.index(self.settings.theme)
+            yield themes
+            yield Label("Computer players' speed")
+            current = speed_name(self.settings.bot_delay)
+            with RadioSet(id="speed"):
+                for name in BOT_SPEEDS:
+                    yield RadioButton(name.capitalize(), value=name == current, id=f"speed-{name}")
+            yield Checkbox("Auto-pass when I have nothing to play in a fight", self.settings.auto_pass, id="auto")
+            yield Checkbox("Hide hands between human players (hot seat)", self.settings.handoff, id="handoff")
+            with Horizontal():
+                yield Button("Save", variant="primary", id="save")
+                yield Button("Cancel", id="cancel")
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id:
+            self.app.theme = event.option.id
+
+    def _result(self) -> Settings:
+        themes = self.query_one("#themes", OptionList)
+        option = themes.highlighted_option
+        theme = option.id if option is not None and option.id else self.settings.theme
+        pressed = self.query_one("#speed", RadioSet).pressed_button
+        speed = pressed.id.removeprefix("speed-") if pressed is not None and pressed.id else "normal"
+        return Settings(
+            theme=theme,
+            bot_delay=BOT_SPEEDS.get(speed, BOT_SPEEDS["normal"]),
+            auto_pass=self.query_one("#auto", Checkbox).value,
+            handoff=self.query_one("#handoff", Checkbox).value,
+        )
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.action_cancel()
+
+    def action_save(self) -> None:
+        self.dismiss(self._result())
+
+    def action_cancel(self) -> None:
+        self.app.theme = self.original_theme
+        self.dismiss(None)

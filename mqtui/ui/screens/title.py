@@ -1,0 +1,85 @@
+"""The title screen: new game, continue, load, rules, cards, settings, quit."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from mqtui.ui.saving import latest_autosave
+
+LOGO = r"""
+ __  __ _   _ _  _  ___ _  _ _  _____ _  _    ___  _   _ ___ ___ _____
+|  \/  | | | | \| |/ __| || | |/ /_ _| \| |  / _ \| | | | __/ __|_   _|
+| |\/| | |_| | .` | (__| __ | ' < | || .` | | (_) | |_| | _|\__ \ | |
+|_|  |_|\___/|_|\_|\___|_||_|_|\_\___|_|\_|  \__\_\\___/|___|___/ |_|
+"""
+
+MENU = (
+    ("new", "n", "New game"),
+    ("continue", "c", "Continue the last game"),
+    ("load", "l", "Load a saved game"),
+    ("rules", "r", "Rules"),
+    ("cards", "k", "Card browser"),
+    ("settings", "s", "Settings"),
+    ("quit", "q", "Quit"),
+)
+
+
+class TitleScreen(Screen[None]):
+    BINDINGS = [Binding(key, f"menu('{what}')", label, id=f"title.{what}") for what, key, label in MENU]
+    DEFAULT_CSS = """
+    TitleScreen { align: center middle; }
+    TitleScreen #logo { width: auto; color: $accent; text-style: bold; }
+    TitleScreen #tagline { width: auto; color: $foreground 70%; text-style: italic; margin-bottom: 1; }
+    TitleScreen OptionList { width: 40; height: auto; border: round $primary; }
+    TitleScreen Vertical { width: auto; height: auto; align: center middle; }
+    TitleScreen.-short #logo { display: none; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Center(Static(LOGO.strip("\n"), id="logo"))
+            yield Center(Static("Kick down the door. Kill the monster. Steal the treasure.", id="tagline"))
+            yield Center(OptionList(id="menu"))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_menu()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_menu()
+
+    def refresh_menu(self) -> None:
+        menu = self.query_one("#menu", OptionList)
+        has_save = latest_autosave() is not None
+        menu.clear_options()
+        for what, key, label in MENU:
+            disabled = what == "continue" and not has_save
+            prompt = Text.assemble((f"{key}  ", "bold"), label)
+            if disabled:
+                prompt.append("  (no saved game)", "dim")
+            menu.add_option(Option(prompt, id=what, disabled=disabled))
+        menu.highlighted = 1 if has_save else 0
+        menu.focus()
+        self.set_class(self.app.size.height < 20, "-short")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "menu" and parameters == ("continue",):
+            return latest_autosave() is not None or None
+        return True
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.action_menu(event.option.id)
+
+    def action_menu(self, what: str) -> None:
+        app = self.app
+        handler = getattr(app, f"title_{what}", None)
+        if callable(handler):
+            handler()

@@ -1,0 +1,105 @@
+"""Building local games: the engine (loaded once), seats with computer players, new stores."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mqtui.bots import BOT_KINDS, make_bot
+from mqtui.engine.defs import COLOURS
+from mqtui.engine.game import Engine
+from mqtui.store import HUMAN, LocalStore, Seat
+
+DEFAULT_NAMES = ("Ann", "Grizzlebeard", "Dame Pointy", "Snaggletooth", "Mopsy", "Sir Loin")
+BOT_LABELS = {"random": "Computer (random)", "normal": "Computer (normal)", "hard": "Computer (hard)"}
+
+
+@lru_cache(maxsize=1)
+def engine() -> Engine:
+    """The engine for the shipped content, loaded once per process."""
+    from mqtui.engine.content import load_content
+
+    return Engine(load_content())
+
+
+@lru_cache(maxsize=8)
+def available_bot(kind: str) -> str:
+    """``kind`` if that computer player exists yet, else the nearest one that does ("random")."""
+    try:
+        make_bot(kind, seed=0)
+    except Exception:
+        return "random"
+    return kind
+
+
+def resolve_kind(kind: str) -> str:
+    if kind in (HUMAN, "remote"):
+        return kind
+    if kind == "bot":
+        kind = "normal"
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown player kind {kind!r}: use human, bot, {', '.join(BOT_KINDS)}")
+    return available_bot(kind)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    name: str
+    kind: str = HUMAN  # human | random | normal | hard | bot
+    colour: str = ""  # empty: the first free colour
+
+
+def default_specs(n: int = 4) -> list[SeatSpec]:
+    """The default table: one human against computer players of "normal" strength."""
+    return [SeatSpec(DEFAULT_NAMES[0], HUMAN)] + [SeatSpec(DEFAULT_NAMES[i], "normal") for i in range(1, n)]
+
+
+def build_seats(specs: Sequence[SeatSpec]) -> tuple[Seat, ...]:
+    """Seats with colours (given ones kept, the rest the first free) and bot kinds that exist."""
+    if not 2 <= len(specs) <= 6:
+        raise ValueError("a game needs 2 to 6 players")
+    taken = [s.colour for s in specs if s.colour]
+    for colour in taken:
+        if colour not in COLOURS:
+            raise ValueError(f"unknown colour {colour!r}: choose from {', '.join(COLOURS)}")
+    if len(set(taken)) != len(taken):
+        raise ValueError("two players have the same colour")
+    free = [c for c in COLOURS if c not in taken]
+    seats: list[Seat] = []
+    names: set[str] = set()
+    for spec in specs:
+        name = spec.name.strip() or f"Player {len(seats) + 1}"
+        if name in names:
+            raise ValueError(f"two players are called {name!r}")
+        names.add(name)
+        colour = spec.colour or free.pop(0)
+        seats.append(Seat(name=name, colour=colour, kind=resolve_kind(spec.kind)))
+    return tuple(seats)
+
+
+def parse_players(text: str) -> list[SeatSpec]:
+    """``"Ann:human,Bob:bot,Cy:hard"`` (kind optional: human) into seat specs; raises ValueError."""
+    specs = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        bits = [b.strip() for b in part.split(":")]
+        if len(bits) > 3:
+            raise ValueError(f"{part!r}: use NAME[:KIND[:COLOUR]]")
+        name = bits[0]
+        kind = bits[1].lower() if len(bits) > 1 and bits[1] else HUMAN
+        colour = bits[2].lower() if len(bits) > 2 else ""
+        if kind not in (HUMAN, "bot", *BOT_KINDS):
+            raise ValueError(f"{part!r}: the kind must be human, bot, {', '.join(BOT_KINDS)}")
+        specs.append(SeatSpec(name, kind, colour))
+    return specs
+
+
+def new_store(specs: Sequence[SeatSpec], seed: int | None = None, bot_delay: float = 0.4) -> LocalStore:
+    seats = build_seats(specs)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    return LocalStore.new(engine(), seats, seed, bot_delay=bot_delay)

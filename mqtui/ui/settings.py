@@ -1,0 +1,49 @@
+"""User settings, remembered between runs in ``settings.json`` in the data folder."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+import msgspec
+
+from mqtui.paths import data_dir
+from mqtui.ui.themes import DEFAULT_THEME
+
+SETTINGS_FILE = "settings.json"
+BOT_SPEEDS: dict[str, float] = {"instant": 0.0, "fast": 0.15, "normal": 0.5, "slow": 1.2}
+
+
+class Settings(msgspec.Struct, kw_only=True):
+    theme: str = DEFAULT_THEME
+    bot_delay: float = BOT_SPEEDS["normal"]  # seconds between computer actions
+    auto_pass: bool = True  # pass for a human who has nothing to play in a combat window
+    handoff: bool = True  # hide the hand between human players on one keyboard
+
+
+def settings_path() -> Path:
+    return data_dir() / SETTINGS_FILE
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The saved settings, or the defaults when there are none or they cannot be read."""
+    path = settings_path() if path is None else path
+    try:
+        return msgspec.json.decode(path.read_bytes(), type=Settings)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return Settings()
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write the settings atomically; failures (read-only folder) are ignored."""
+    path = settings_path() if path is None else path
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(msgspec.json.format(msgspec.json.encode(settings)))
+        os.replace(tmp, path)
+
+
+def speed_name(delay: float) -> str:
+    return min(BOT_SPEEDS, key=lambda name: abs(BOT_SPEEDS[name] - delay))

@@ -1,0 +1,99 @@
+"""What you can do now: every legal action that is not one of your own card plays (those are in the
+hand pane), in words, numbered for quick keys."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from mqtui.engine.actions import Action
+from mqtui.engine.cards import CardTable
+from mqtui.store import Seat, Snapshot
+from mqtui.ui.describe import action_label, pane_actions, seat_name
+from mqtui.ui.messages import ActionChosen, ActionsOffered
+
+
+class ActionList(OptionList):
+    """The actions pane. Enter (or a digit) does the highlighted action."""
+
+    BINDINGS = [
+        Binding("enter", "do", "Do it", id="actions.do"),
+        *[Binding(str(n), f"pick({n})", f"Action {n}", id=f"actions.{n}", show=False) for n in range(1, 10)],
+    ]
+    DEFAULT_CSS = """
+    ActionList { height: 1fr; border: none; padding: 0; }
+    """
+
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+
+    def __init__(self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards = cards
+        self.seats = seats
+        self._key: object = None
+        self._entries: list[list[Action]] = []
+
+    def watch_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            return
+        key = (snap.legal, snap.deciding, snap.n)
+        if key == self._key:
+            return
+        self._key = key
+        entries: list[tuple[str, list[Action]]] = []
+        invites: dict[int, list[Action]] = {}
+        for action in pane_actions(snap.legal):
+            if action.kind == "invite":
+                if action.a not in invites:
+                    invites[action.a] = []
+                    entries.append((f"Ask {snap.view.heroes[action.a].name} to help…", invites[action.a]))
+                invites[action.a].append(action)
+            else:
+                entries.append((action_label(action, snap, self.cards), [action]))
+        self._entries = [actions for _, actions in entries]
+        self.clear_options()
+        if not entries:
+            if snap.legal:
+                text = "Play cards from your hand (below)."
+            elif snap.over:
+                text = "The game is over."
+            else:
+                text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
+            self.add_option(Option(Text(text, "italic"), disabled=True))
+        else:
+            for i, (label, _) in enumerate(entries):
+                number = f"{i + 1} " if i < 9 else "  "
+                self.add_option(Option(Text.assemble((number, "bold"), label), id=f"act-{i}"))
+            self.highlighted = 0
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "do":
+            return bool(self._entries) or None
+        if action == "pick" and parameters:
+            return int(str(parameters[0])) <= len(self._entries)
+        return True
+
+    def _choose(self, index: int) -> None:
+        if not 0 <= index < len(self._entries):
+            return
+        actions = self._entries[index]
+        if len(actions) == 1:
+            self.post_message(ActionChosen(actions[0]))
+        else:
+            self.post_message(ActionsOffered("Which terms do you offer?", actions))
+
+    def action_do(self) -> None:
+        if self.highlighted is not None:
+            self._choose(self.highlighted)
+
+    def action_pick(self, n: int) -> None:
+        self.highlighted = n - 1
+        self._choose(n - 1)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._choose(event.option_index)

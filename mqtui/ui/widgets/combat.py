@@ -1,0 +1,126 @@
+"""The fight: both sides with every term of their sums, the dice, who may still act, and the result."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from mqtui.engine.cards import CardTable
+from mqtui.engine.combat import die_total, hero_terms, monster_terms
+from mqtui.engine.state import INVITE, WINDOW, Combat, State
+from mqtui.store import Seat, Snapshot
+from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
+
+
+def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: str) -> Table:
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(justify="right", no_wrap=True)
+    table.add_row(Text(title, f"bold {style}"), "")
+    for label, value in terms:
+        table.add_row(label, f"{value:+d}" if table.row_count > 1 else str(value))
+    table.add_row(Text("die", "italic"), die)
+    table.add_row(Text("total", "bold"), Text("?" if total is None else str(total), "bold"))
+    return table
+
+
+def combat_table(cards: CardTable, view: State, seats: tuple[Seat, ...], c: Combat) -> Table:
+    h_terms, m_terms = hero_terms(cards, view, c), monster_terms(cards, view, c)
+    rolled = c.hero_die > 0
+    h_die = die_total(c, 0) if rolled else None
+    m_die = die_total(c, 1) if rolled else None
+    h_sum = sum(v for _, v in h_terms)
+    m_sum = sum(v for _, v in m_terms)
+
+    def die_text(side: int, value: int | None) -> str:
+        if value is None:
+            return "not rolled"
+        base = c.hero_die if side == 0 else "+".join(map(str, c.monster_dice))
+        mods = sum(m.amount for m in c.die_mods if m.side == side)
+        return f"{base}{f' {mods:+d}' if mods else ''}"
+
+    heroes = _side(
+        "Heroes", h_terms, die_text(0, h_die), h_sum + h_die if h_die is not None else None, "green"
+    )
+    monsters = _side(
+        "Monsters", m_terms, die_text(1, m_die), m_sum + m_die if m_die is not None else None, "red"
+    )
+    outer = Table.grid(padding=(0, 2), expand=True)
+    outer.add_column(ratio=1)
+    outer.add_column(ratio=1)
+    outer.add_row(heroes, monsters)
+    return outer
+
+
+def combat_status(view: State, seats: tuple[Seat, ...], c: Combat) -> Text:
+    t = Text()
+    if view.frames:
+        f = view.frames[-1]
+        if f.kind == WINDOW:
+            order = window_order(view)
+            stage = "before the dice" if f.stage == "pre" else "after the dice (dice cards only)"
+            t.append(f"Open window {stage}. ", "bold")
+            t.append("Still to decide: ")
+            t.append(", ".join(seat_name(view, seats, s) for s in order), "italic")
+        elif f.kind == INVITE:
+            t.append(f"{seat_name(view, seats, f.seat)} is deciding whether to help.", "italic")
+    return t
+
+
+def strengths(cards: CardTable, view: State, c: Combat) -> tuple[int, int]:
+    return sum(v for _, v in hero_terms(cards, view, c)), sum(v for _, v in monster_terms(cards, view, c))
+
+
+class CombatPane(Static):
+    """Shows the current fight, or the last fight's result when there is none."""
+
+    DEFAULT_CSS = """
+    CombatPane { height: auto; padding: 0 1; }
+    """
+
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+
+    def __init__(self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards = cards
+        self.seats = seats
+        self._key: object = None
+
+    def watch_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            return
+        view = snap.view
+        c = view.combat
+        key = (c, view.frames[-1] if view.frames else None, len(snap.log))
+        if key == self._key:
+            return
+        self._key = key
+        if c is None:
+            result = last_result(snap.log)
+            self.border_title = "Combat"
+            self.update(
+                Text.assemble(("No fight now.", "italic"), "\n", ("Last fight: ", "bold"), result or "none yet")
+            )
+            return
+        active = view.heroes[c.active]
+        helper = f" + {view.heroes[c.helper].name}" if c.helper >= 0 else ""
+        boss = " — BOSS FIGHT" if c.boss else ""
+        self.border_title = f"Combat in {room_name(self.cards, view, c.x, c.y)}{boss}"
+        h, m = strengths(self.cards, view, c)
+        lead = "heroes lead" if h > m else "monsters lead (ties go to the monsters)"
+        header = Text.assemble(
+            (f"{active.name}{helper}", "bold"),
+            f" vs {len(c.monsters) or 1} monster{'s' if len(c.monsters) > 1 else ''}: ",
+            (f"{h} vs {m} before dice, {lead}", "italic"),
+        )
+        self.update(Group(header, combat_table(self.cards, view, self.seats, c), combat_status(view, self.seats, c)))
+
+
+def last_result(log: tuple[str, ...]) -> str:
+    for line in reversed(log):
+        if log_kind(line)[0] == "result":
+            return line
+    return ""

@@ -1,0 +1,175 @@
+"""The viewer's cards: the hand, then the belt, backpack and items in use, each with its kind and
+effect; the cards that can be played right now are marked ▶."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from mqtui.engine.actions import Action
+from mqtui.engine.cards import CardTable
+from mqtui.store import Snapshot
+from mqtui.ui.describe import card_kind, card_name, card_of, card_text, deck_word
+from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, Explain
+
+# key action -> (action kinds it means, words for the explanation)
+KEY_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "equip": (("equip",), "equipped"),
+    "belt": (("belt",), "hung on the belt"),
+    "stow": (("stow",), "put in the backpack"),
+    "sell": (("deal",), "sold here"),
+    "give": (("give",), "given away"),
+    "discard": (("discard",), "discarded"),
+}
+
+
+class CardList(OptionList):
+    """The hand pane. Enter plays the highlighted card (or asks how, when it has several uses)."""
+
+    BINDINGS = [
+        Binding("enter", "use_card", "Play", id="hand.play"),
+        Binding("e", "card('equip')", "Equip", id="hand.equip"),
+        Binding("b", "card('belt')", "Belt", id="hand.belt"),
+        Binding("k", "card('stow')", "Backpack", id="hand.stow"),
+        Binding("dollar_sign", "card('sell')", "Sell", id="hand.sell"),
+        Binding("g", "card('give')", "Give", id="hand.give"),
+        Binding("x", "card('discard')", "Discard", id="hand.discard"),
+    ]
+    DEFAULT_CSS = """
+    CardList { height: 1fr; border: none; padding: 0; }
+    CardList > .option-list--option-disabled { color: $text-muted; text-style: bold; }
+    """
+
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+
+    def __init__(self, cards: CardTable, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards = cards
+        self._key: object = None
+        self._uses: dict[int, list[Action]] = {}
+
+    def watch_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            return
+        if snap.seat < 0:
+            self.clear_options()
+            self.add_option(Option("(spectating: no hand)", disabled=True))
+            return
+        hero = snap.view.heroes[snap.seat]
+        key = (hero.hand, hero.belt, hero.backpack, hero.equipped, snap.legal)
+        if key == self._key:
+            return
+        self._key = key
+        uses: dict[int, list[Action]] = {}
+        for action in snap.legal:
+            uid = card_of(action)
+            if uid >= 0:
+                uses.setdefault(uid, []).append(action)
+        self._uses = uses
+        keep = self.highlighted_option.id if self.highlighted_option is not None else None
+        options: list[Option] = []
+        for title, pile in (
+            ("Hand", hero.hand),
+            ("Belt", hero.belt),
+            ("Backpack", hero.backpack),
+            ("In use", hero.equipped),
+        ):
+            if not pile and title != "Hand":
+                continue
+            options.append(Option(Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True))
+            for uid in pile:
+                options.append(Option(self._prompt(uid), id=f"card-{uid}"))
+        self.clear_options()
+        self.add_options(options)
+        self.border_subtitle = f"{len(hero.hand)} in hand"
+        ids = [o.id for o in options]
+        if keep in ids:
+            self.highlighted = ids.index(keep)
+        else:
+            self.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+        self.refresh_bindings()
+        self.post_message(CardHighlighted(self.current_text()))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.refresh_bindings()
+        self.post_message(CardHighlighted(self.current_text()))
+
+    def _prompt(self, uid: int) -> Text:
+        playable = any(a.kind != "discard" for a in self._uses.get(uid, []))
+        mark = ("▶ ", "bold") if playable else ("  ", "")
+        family = deck_word(self.cards, uid)
+        colour = {"treasure": "yellow", "dxm": "green", "curse": "magenta"}.get(family, "")
+        text = Text.assemble(mark, (card_name(self.cards, uid), f"bold {colour}".strip()))
+        text.append(f"\n  {card_kind(self.cards, uid)}", "dim")
+        return text
+
+    # -- the highlighted card -------------------------------------------------------------------------
+
+    def current(self) -> int:
+        option = self.highlighted_option
+        if option is None or option.id is None or not option.id.startswith("card-"):
+            return -1
+        return int(option.id[5:])
+
+    def current_text(self) -> str:
+        uid = self.current()
+        return "" if uid < 0 else card_text(self.cards, uid)
+
+    def _card_actions(self, kinds: tuple[str, ...] | None = None) -> list[Action]:
+        uid = self.current()
+        actions = self._uses.get(uid, [])
+        if kinds is None:
+            return [a for a in actions if a.kind != "discard"]
+        return [a for a in actions if a.kind in kinds]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        snap = self.snapshot
+        if action == "use_card":
+            return True
+        if action == "card" and parameters:
+            kinds = KEY_KINDS[str(parameters[0])][0]
+            if snap is None or not any(a.kind in kinds and card_of(a) >= 0 for a in snap.legal):
+                return False  # nothing of this kind is possible with any card: hide the key
+            return True if self._card_actions(kinds) else None
+        return True
+
+    def _offer(self, actions: list[Action], title: str) -> None:
+        if len(actions) == 1:
+            self.post_message(ActionChosen(actions[0]))
+        else:
+            self.post_message(ActionsOffered(title, actions))
+
+    def action_use_card(self) -> None:
+        uid = self.current()
+        if uid < 0:
+            return
+        actions = self._card_actions()
+        if actions:
+            self._offer(actions, f"{card_name(self.cards, uid)}: what now?")
+            return
+        why = "it is not your decision now" if not (self.snapshot and self.snapshot.legal) else ""
+        can_discard = bool(self._card_actions(("discard",)))
+        self.post_message(
+            Explain(
+                f"{card_name(self.cards, uid)} cannot be played now"
+                + (f": {why}" if why else "")
+                + (" (x discards it)" if can_discard else "")
+            )
+        )
+
+    def action_card(self, what: str) -> None:
+        uid = self.current()
+        if uid < 0:
+            return
+        kinds, words = KEY_KINDS[what]
+        actions = self._card_actions(kinds)
+        if actions:
+            self._offer(actions, f"{card_name(self.cards, uid)}: {what} how?")
+            return
+        snap = self.snapshot
+        if snap is not None and snap.seat >= 0:
+            probe = Action(snap.seat, kinds[0], uid)
+            self.post_message(Explain(f"{card_name(self.cards, uid)} cannot be {words} now", probe))

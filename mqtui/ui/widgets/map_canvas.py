@@ -1,0 +1,205 @@
+"""Drawing the dungeon as a grid of characters, each with a style name (no Textual here).
+
+Every placed room is a box ``PITCH_X`` wide and ``PITCH_Y`` high sharing its walls with its
+neighbours; a connection is drawn in the middle of the wall it sits on, with a glyph per kind (so the
+kind reads without colour). Inside a room: its short name, the heroes (a letter each) and the
+monsters ("M" and the level), with marks for dropped treasure (``*``) and search state (``r``/``x``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mqtui.engine.cards import CardTable
+from mqtui.engine.state import DX, DY, Hero, State, cell_key, edge_key
+
+PITCH_X = 11
+PITCH_Y = 4
+INNER = PITCH_X - 1
+
+# Connection glyphs (horizontal wall: 3 cells, vertical wall: 1 cell) and their style names.
+CONNECTIONS: dict[str, tuple[str, str, str]] = {
+    "passage": ("   ", " ", "passage"),
+    "door": (" D ", "D", "door"),
+    "locked": (" L ", "L", "locked"),
+    "hidden": (" H ", "H", "hidden"),
+    "wall": ("███", "█", "wall"),
+}
+LEGEND = "D door  L locked  H hidden  █ wall  ? unexplored  * loot  r/x searched"
+_BOX = " │─└│││├─┘─┴┐┤┬┼"  # by bits N=1 E=2 S=4 W=8
+_HEAVY = {"corner_nw": "┏", "corner_ne": "┓", "corner_sw": "┗", "corner_se": "┛", "h": "━", "v": "┃"}
+_ARROWS = "↑→↓←"
+
+Cell = tuple[str, str]  # (character, style name)
+
+
+@dataclass
+class Canvas:
+    rows: list[list[Cell]]
+    origin: tuple[int, int]  # grid cell at canvas (0, 0)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0]) if self.rows else 0
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def cell_box(self, x: int, y: int) -> tuple[int, int]:
+        """Canvas position of the top-left corner of grid cell (x, y)."""
+        return (x - self.origin[0]) * PITCH_X, (y - self.origin[1]) * PITCH_Y
+
+    def cell_at(self, cx: int, cy: int) -> tuple[int, int]:
+        """The grid cell under a canvas position."""
+        return cx // PITCH_X + self.origin[0], cy // PITCH_Y + self.origin[1]
+
+    def put(self, x: int, y: int, text: str, style: str) -> None:
+        if not 0 <= y < len(self.rows):
+            return
+        row = self.rows[y]
+        for i, ch in enumerate(text):
+            if 0 <= x + i < len(row):
+                row[x + i] = (ch, style)
+
+
+def bounds(view: State, extra: Sequence[tuple[int, int]] = ()) -> tuple[int, int, int, int]:
+    xs = [r.x for r in view.rooms] + [x for x, _ in extra]
+    ys = [r.y for r in view.rooms] + [y for _, y in extra]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def draw(
+    cards: CardTable,
+    view: State,
+    letters: dict[int, str],
+    cursor: tuple[int, int] | None = None,
+    active: int = -1,
+) -> Canvas:
+    """The whole explored dungeon, one spare cell around it, with the cursor room outlined."""
+    min_x, min_y, max_x, max_y = bounds(view, [cursor] if cursor else [])
+    origin = (min_x - 1, min_y - 1)
+    width = (max_x - min_x + 3) * PITCH_X + 1
+    height = (max_y - min_y + 3) * PITCH_Y + 1
+    canvas = Canvas([[(" ", "")] * width for _ in range(height)], origin)
+    bits = [[0] * width for _ in range(height)]
+    placed = {(r.x, r.y) for r in view.rooms}
+
+    def h_line(x0: int, x1: int, y: int) -> None:
+        for x in range(x0, x1):
+            bits[y][x] |= 2
+            bits[y][x + 1] |= 8
+
+    def v_line(x: int, y0: int, y1: int) -> None:
+        for y in range(y0, y1):
+            bits[y][x] |= 4
+            bits[y + 1][x] |= 1
+
+    for room in view.rooms:
+        px, py = canvas.cell_box(room.x, room.y)
+        h_line(px, px + PITCH_X, py)
+        h_line(px, px + PITCH_X, py + PITCH_Y)
+        v_line(px, py, py + PITCH_Y)
+        v_line(px + PITCH_X, py, py + PITCH_Y)
+    for y in range(height):
+        row = canvas.rows[y]
+        for x in range(width):
+            if bits[y][x]:
+                row[x] = (_BOX[bits[y][x]], "border")
+
+    # the cursor room: a heavy outline (readable without colour)
+    if cursor is not None:
+        px, py = canvas.cell_box(*cursor)
+        style = "cursor"
+        if cursor in placed:
+            canvas.put(px, py, _HEAVY["corner_nw"] + _HEAVY["h"] * INNER + _HEAVY["corner_ne"], style)
+            canvas.put(px, py + PITCH_Y, _HEAVY["corner_sw"] + _HEAVY["h"] * INNER + _HEAVY["corner_se"], style)
+            for dy in range(1, PITCH_Y):
+                canvas.put(px, py + dy, _HEAVY["v"], style)
+                canvas.put(px + PITCH_X, py + dy, _HEAVY["v"], style)
+        else:
+            canvas.put(px, py, "┌" + "┄" * INNER + "┐", style)
+            canvas.put(px, py + PITCH_Y, "└" + "┄" * INNER + "┘", style)
+            for dy in range(1, PITCH_Y):
+                canvas.put(px, py + dy, "┆", style)
+                canvas.put(px + PITCH_X, py + dy, "┆", style)
+
+    # connections and unexplored sides
+    mid_x, mid_y = PITCH_X // 2, PITCH_Y // 2
+    for room in view.rooms:
+        px, py = canvas.cell_box(room.x, room.y)
+        for d in range(4):
+            kind = view.edges.get(edge_key(room.x, room.y, d))
+            if kind is None:
+                continue
+            wide, tall, style = CONNECTIONS.get(kind, (" ? ", "?", "border"))
+            if d == 0:
+                canvas.put(px + mid_x - 1, py, wide, style)
+            elif d == 2:
+                canvas.put(px + mid_x - 1, py + PITCH_Y, wide, style)
+            elif d == 1:
+                canvas.put(px + PITCH_X, py + mid_y, tall, style)
+            else:
+                canvas.put(px, py + mid_y, tall, style)
+            nx, ny = room.x + DX[d], room.y + DY[d]
+            if kind != "wall" and (nx, ny) not in placed:
+                spot = {
+                    0: (px + mid_x, py - 1),
+                    2: (px + mid_x, py + PITCH_Y + 1),
+                    1: (px + PITCH_X + 2, py + mid_y),
+                    3: (px - 2, py + mid_y),
+                }[d]
+                canvas.put(spot[0], spot[1], "?", "unexplored")
+
+    # room contents
+    heroes_at: dict[tuple[int, int], list[Hero]] = {}
+    for hero in view.heroes:
+        if not hero.dead:
+            heroes_at.setdefault((hero.x, hero.y), []).append(hero)
+    for room in view.rooms:
+        px, py = canvas.cell_box(room.x, room.y)
+        rdef = cards.room(room.room)
+        name_style = "cursor_name" if cursor == (room.x, room.y) else "name"
+        canvas.put(px + 1, py + 1, rdef.short[:INNER].ljust(INNER), name_style)
+        heroes = heroes_at.get((room.x, room.y), [])
+        sep = " " if len(heroes) <= 4 else ""
+        x = px + 1
+        for hero in heroes:
+            style = f"hero-{hero.colour}" + ("-active" if hero.seat == active else "")
+            canvas.put(x, py + 2, letters.get(hero.seat, "?"), style)
+            x += 1 + len(sep)
+        if room.piles:
+            canvas.put(px + INNER, py + 2, "*", "treasure")
+        x = px + 1
+        monsters = [m for m in view.monsters if (m.x, m.y) == (room.x, room.y)]
+        for i, m in enumerate(monsters):
+            label = f"M{cards.monster[m.card].level}"
+            if x + len(label) > px + INNER - 1:
+                canvas.put(x, py + 3, f"+{len(monsters) - i}", "monster")
+                break
+            canvas.put(x, py + 3, label, f"monster-{m.colour}")
+            x += len(label) + 1
+        if room.searched:
+            canvas.put(px + INNER, py + 3, "r" if room.searched == 1 else "x", "searched")
+
+    # the monster arrows of the cursor room, in the colours in play
+    if cursor is not None and cursor in placed:
+        i = view.grid[cell_key(*cursor)]
+        rdef = cards.room(view.rooms[i].room)
+        px, py = canvas.cell_box(*cursor)
+        slots: dict[int, list[tuple[int, int]]] = {
+            0: [(px + c, py) for c in (1, 2, 3, 7, 8, 9)],
+            2: [(px + c, py + PITCH_Y) for c in (1, 2, 3, 7, 8, 9)],
+            1: [(px + PITCH_X, py + 1), (px + PITCH_X, py + 3)],
+            3: [(px, py + 1), (px, py + 3)],
+        }
+        for hero in view.heroes:
+            side = rdef.arrows.get(hero.colour)
+            if side is None:
+                continue
+            d = "NESW".index(side)
+            if slots[d]:
+                x, y = slots[d].pop(0)
+                canvas.put(x, y, _ARROWS[d], f"arrow-{hero.colour}")
+    return canvas

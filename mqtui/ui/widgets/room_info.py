@@ -1,0 +1,100 @@
+"""What is in one room: its rule, Deal, search state, who and what is there, its monster arrows."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from mqtui.engine.cards import CardTable
+from mqtui.engine.state import State
+from mqtui.store import Snapshot
+from mqtui.ui.describe import SEARCH_STATES, card_name, room_def_at
+
+ARROW_OF = {"N": "↑N", "E": "→E", "S": "↓S", "W": "←W"}
+
+
+def room_details(cards: CardTable, view: State, x: int, y: int, full: bool = False) -> Text:
+    """The inspector's text for cell (x, y)."""
+    found = room_def_at(cards, view, x, y)
+    if found is None:
+        return Text.assemble(("Unexplored space", "bold"), " — go through a connection to explore it.")
+    room, rdef = found
+    text = Text()
+    text.append(rdef.name, "bold")
+    if room.room >= 0:
+        text.append(f" · {SEARCH_STATES[min(room.searched, 2)]}", "dim" if not room.searched else "italic")
+    if full and rdef.flavour:
+        text.append(f"\n{rdef.flavour}", "italic dim")
+    text.append("\n")
+    text.append(rdef.text or "No rule and no Deal.")
+    heroes = [h for h in view.heroes if (h.x, h.y) == (x, y) and not h.dead]
+    monsters = [m for m in view.monsters if (m.x, m.y) == (x, y)]
+    if heroes:
+        text.append("\nHeroes: ", "bold")
+        for i, h in enumerate(heroes):
+            if i:
+                text.append(", ")
+            text.append(f"{h.name}", f"bold {_colour(h.colour)}")
+            text.append(f" ({h.colour}, L{h.level})")
+    if monsters:
+        text.append("\nMonsters: ", "bold")
+        for i, m in enumerate(monsters):
+            d = cards.monster[m.card]
+            target = next((h.name for h in view.heroes if h.colour == m.colour), "nobody")
+            if i:
+                text.append("; ")
+            text.append(f"{d.name} L{d.level}", "bold")
+            extra = f", {d.move}" if d.move != "normal" else ""
+            if d.ignores:
+                extra += f", ignores Level ≤{d.ignores}"
+            text.append(f" (hunts {target} [{m.colour}]{extra})")
+            if full:
+                text.append(f"\n  {d.text}", "dim")
+    if room.piles:
+        piles = "; ".join(", ".join(card_name(cards, u) for u in pile) for pile in room.piles)
+        text.append("\nOn the floor: ", "bold")
+        text.append(piles)
+    arrows = [(h.colour, rdef.arrows.get(h.colour)) for h in view.heroes]
+    shown = [(c, side) for c, side in arrows if side]
+    if shown:
+        text.append("\nArrows: ", "bold")
+        for colour, side in shown:
+            text.append(f"{colour} {ARROW_OF[side or 'N']}  ", _colour(colour))
+    return text
+
+
+def _colour(colour: str) -> str:
+    # plain Rich colour names: the inspector is text, the map carries the themed colours
+    return {"orange": "dark_orange", "purple": "magenta"}.get(colour, colour)
+
+
+class RoomInfo(Static):
+    """The inspector line under the map for the cursor room."""
+
+    DEFAULT_CSS = """
+    RoomInfo { height: auto; max-height: 5; padding: 0 1; background: $panel; }
+    """
+
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+
+    def __init__(self, cards: CardTable, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards = cards
+        self.cell = (0, 0)
+        self._key: object = None
+
+    def show_cell(self, x: int, y: int) -> None:
+        self.cell = (x, y)
+        self._key = None
+        self.watch_snapshot(self.snapshot)
+
+    def watch_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            return
+        view = snap.view
+        key = (self.cell, view.rooms, view.monsters, [(h.x, h.y, h.level, h.dead) for h in view.heroes])
+        if key == self._key:
+            return
+        self._key = key
+        self.update(room_details(self.cards, view, *self.cell))

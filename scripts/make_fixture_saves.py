@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Write the fixture and sample saves under ``saves/``: one fixture per save format, plus a sample.
+
+- ``saves/format-0.mqsave`` and ``saves/format-1.mqsave``: the same short game (three seats, one human
+  and two random bots, seed 20240501) made with the test content ``tests/fixtures/minimal_content``, in
+  every format this program reads. The tests check that each reads, that the old ones migrate to
+  exactly the current one, and that they validate against that content.
+- ``saves/sample.mqsave``: a four-player game with the base content, to try ``mqtui check``,
+  ``mqtui replay`` and ``mqtui saves --dir saves`` on. It goes stale when the base content changes:
+  run this script again.
+
+Usage: ``.venv/bin/python scripts/make_fixture_saves.py [--rounds N]``. Adding a save format: add a
+writer for the new format below, keep the old fixtures as they are (they are what old files look like).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mqtui import saves  # noqa: E402
+from mqtui.engine.content import load_content  # noqa: E402
+from mqtui.engine.game import Engine  # noqa: E402
+from mqtui.saves.migrate import encode_format0  # noqa: E402
+from mqtui.store import LocalStore, Seat  # noqa: E402
+
+FIXTURE_CONTENT = ROOT / "tests" / "fixtures" / "minimal_content"
+FIXTURE_SEED = 20240501
+SAMPLE_SEED = 7
+
+
+def play(engine: Engine, seats: tuple[Seat, ...], seed: int, rounds: int) -> LocalStore:
+    """A game with the bots at their seats and seeded random choices for the humans."""
+    store = LocalStore.new(engine, seats, seed, bot_delay=0)
+    pick = random.Random(seed)
+    while store.state.stage != "over" and store.state.round <= rounds:
+        if not store.step_bot():
+            who = engine.deciding(store.state)
+            store.apply(pick.choice(engine.legal(store.state, who)))
+    return store
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=8, help="rounds in the fixture game (default 8)")
+    parser.add_argument("--out", type=Path, default=ROOT / "saves", help="folder to write (default saves/)")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    engine = Engine(load_content([FIXTURE_CONTENT]))
+    seats = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
+    store = play(engine, seats, FIXTURE_SEED, args.rounds)
+    current = args.out / f"format-{saves.FORMAT}.mqsave"
+    saves.write_atomic(current, store.to_bytes(), backups=0)
+    data = saves.read(current)
+    saves.validate(data, engine)
+    saves.verify(data, engine)
+    (args.out / "format-0.mqsave").write_bytes(encode_format0(data))
+    print(f"{current.name}, format-0.mqsave: {saves.describe(data.header.summary)}")
+
+    engine = Engine(load_content())
+    seats = (
+        Seat("Ann", "red"),
+        Seat("Bob", "blue", "random"),
+        Seat("Cy", "green", "random"),
+        Seat("Di", "yellow", "random"),
+    )
+    store = play(engine, seats, SAMPLE_SEED, 12)
+    sample = args.out / "sample.mqsave"
+    saves.write_atomic(sample, store.to_bytes(), backups=0)
+    print(f"{sample.name}: {saves.describe(saves.read(sample).header.summary)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,204 @@
+"""Shared helpers for the engine tests: the engine, positions, actions by text, invariants.
+
+Positions are built with the scenario builder (:func:`mqtui.engine.scenario.build`), from the same
+tables a scenario file holds, so a test reads like a small scenario::
+
+    s, ev = position(heroes=[{"level": 3, "hand": ["alleged-sword"]}, {}], rooms=[...])
+    do(s, "0 equip {alleged-sword}")
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+from typing import Any
+
+from mqtui.engine.actions import Action, Event
+from mqtui.engine.content import load_content
+from mqtui.engine.defs import DxmDef, MonsterDef, TreasureDef
+from mqtui.engine.game import Engine
+from mqtui.engine.scenario import build, resolve_action
+from mqtui.engine.state import HIDDEN, REWARD, State, cell_key, edge_key
+
+PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Di", "yellow")]
+
+
+@functools.cache
+def engine() -> Engine:
+    return Engine(load_content())
+
+
+def position(**data: Any) -> tuple[State, list[Event]]:
+    """A position from scenario tables (``heroes``, ``rooms``, ``monsters``, ``dice``, ``decks``...)."""
+    return build(engine(), data)
+
+
+def act(s: State, text: str) -> Action:
+    """The action for a text in the notation; ``{card-id}`` names a card (see docs/scenarios.md)."""
+    return resolve_action(engine(), s, text)
+
+
+def do(s: State, *texts: str) -> list[Event]:
+    """Apply actions by text; returns all their events."""
+    events: list[Event] = []
+    for text in texts:
+        events += engine().apply(s, act(s, text))
+    return events
+
+
+def texts(events: list[Event]) -> str:
+    """All public event texts, one per line (for ``in`` checks)."""
+    return "\n".join(e.text for e in events)
+
+
+def legal_texts(s: State, seat: int | None = None) -> list[str]:
+    e = engine()
+    who = e.deciding(s) if seat is None else seat
+    return [str(a) for a in e.legal(s, who)]
+
+
+def uid(card_id: str, n: int = 0) -> int:
+    return engine().cards.by_id[card_id][n]
+
+
+def names(uids: list[int]) -> list[str]:
+    t = engine().cards
+    return sorted(t.card_id(u) for u in uids)
+
+
+def hero_at(s: State, seat: int) -> tuple[int, int]:
+    h = s.heroes[seat]
+    return h.x, h.y
+
+
+def monster_at(s: State, card_id: str) -> tuple[int, int] | None:
+    t = engine().cards
+    for m in s.monsters:
+        if t.card_id(m.card) == card_id:
+            return m.x, m.y
+    return None
+
+
+# -- invariants ------------------------------------------------------------------------------------
+
+
+def card_places(s: State) -> Counter[int]:
+    """How many places hold each physical card (every card must be in exactly one)."""
+    places: Counter[int] = Counter()
+    for h in s.heroes:
+        for pile in (h.hand, h.equipped, h.belt, h.backpack, h.races, h.classes):
+            places.update(pile)
+        for extra in (h.half_breed, h.super_munchkin):
+            if extra != HIDDEN:
+                places[extra] += 1
+    for room in s.rooms:
+        for pile in room.piles:
+            places.update(pile)
+    for pile in (s.dxm, s.treasure, s.monster_deck, s.dxm_discard, s.treasure_discard, s.monster_discard):
+        places.update(pile)
+    places.update(m.card for m in s.monsters)
+    if s.combat is not None and s.combat.boss_card != HIDDEN:
+        places[s.combat.boss_card] += 1
+    return places
+
+
+def check_invariants(s: State) -> None:
+    """Raise AssertionError when any rule that must always hold is broken."""
+    e = engine()
+    t = e.cards
+    places = card_places(s)
+    assert set(places) == set(range(len(t.deck_of))), "a card is missing or unknown"
+    doubled = [u for u, n in places.items() if n != 1]
+    assert not doubled, f"cards in more than one place: {doubled}"
+    for f in s.frames:
+        if f.kind == REWARD:
+            assert all(u in s.heroes[s.active].hand for u in f.options if u in s.heroes[s.active].hand)
+    for h in s.heroes:
+        assert 1 <= h.level <= 10, f"{h.name} at Level {h.level}"
+        assert 0 <= h.life <= h.max_life, f"{h.name} at {h.life} Life"
+        assert h.gold >= 0, f"{h.name} has {h.gold} gold"
+        assert h.moves >= 0, f"{h.name} has {h.moves} Moves"
+        if not h.dead:
+            assert cell_key(h.x, h.y) in s.grid, f"{h.name} stands outside the dungeon"
+    for m in s.monsters:
+        assert (m.x, m.y) != (0, 0), f"monster {m.id} is in the Entrance"
+        assert cell_key(m.x, m.y) in s.grid
+    for d in range(4):
+        assert s.edges[edge_key(0, 0, d)] == "passage", "the Entrance's connections changed"
+    assert s.grid[cell_key(0, 0)] == 0 and s.rooms[0].room == -1, "the Entrance moved"
+    if s.stage != "over":
+        who = e.deciding(s)
+        assert who >= 0, "nobody must decide, but the game is not over"
+        assert e.legal(s, who), f"no legal action for seat {who} ({s.frames[-1].kind})"
+
+
+def random_game(
+    seed: int, players: int = 4, max_rounds: int = 40, check: bool = False, rnd: random.Random | None = None
+) -> tuple[State, list[Action]]:
+    """Play a game with random legal choices; returns the final state and the actions taken."""
+    e = engine()
+    s, _ = e.new_game(PLAYERS[:players] if players <= 4 else _many(players), seed=seed)
+    r = rnd or random.Random(seed)
+    actions: list[Action] = []
+    while s.stage != "over" and s.round <= max_rounds:
+        seat = e.deciding(s)
+        a = r.choice(e.legal(s, seat))
+        e.apply(s, a)
+        actions.append(a)
+        if check:
+            check_invariants(s)
+    return s, actions
+
+
+def _many(n: int) -> list[tuple[str, str]]:
+    colours = ("red", "blue", "green", "yellow", "orange", "purple")
+    return [(f"P{i}", colours[i]) for i in range(n)]
+
+
+# -- content lookups (so that tests follow the content's numbers) -------------------------------------
+
+
+def mdef(card_id: str) -> MonsterDef:
+    return engine().cards.monster[uid(card_id)]
+
+
+def tdef(card_id: str) -> TreasureDef:
+    return engine().cards.treasure[uid(card_id)]
+
+
+def ddef(card_id: str) -> DxmDef:
+    return engine().cards.dxm[uid(card_id)]
+
+
+def rooms_with(*wants: dict[str, str], plain: bool = True) -> list[str]:
+    """One room id per wish (colour -> arrow side, "" for no arrow), all on different tiles; ``plain``:
+    rooms without rules of their own (a Deal is fine)."""
+    out: list[str] = []
+    tiles: set[int] = set()
+    for want in wants:
+        for r in engine().content.rooms:
+            if r.tile in tiles or (plain and r.rules):
+                continue
+            if all(r.arrows.get(colour, "") == side for colour, side in want.items()):
+                out.append(r.id)
+                tiles.add(r.tile)
+                break
+        else:
+            raise LookupError(f"no room with arrows {want}")
+    return out
+
+
+def plain_rooms(n: int) -> list[str]:
+    """``n`` room ids on different tiles with no rules of their own (a Deal is fine)."""
+    return rooms_with(*({} for _ in range(n)))
+
+
+def fight(s: State, *dice: int) -> list[Event]:
+    """Queue dice, then everyone passes through both combat windows (and nothing else)."""
+    s.forced.extend(dice)
+    e = engine()
+    events: list[Event] = []
+    while s.frames and s.frames[-1].kind == "window":
+        events += e.apply(s, Action(e.deciding(s), "pass"))
+    return events

@@ -1,0 +1,436 @@
+"""The game authority and its protocol, without SSH: seats, refusals, redaction, faults, saves."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from mqtui import saves
+from mqtui.engine.actions import Action, IllegalAction
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.engine.state import HIDDEN
+from mqtui.net import persist
+from mqtui.net.authority import Authority, TableConfig, parse_new_spec, safe_choice
+from mqtui.net.identity import normalise_code, parse_seat_spec
+from mqtui.net.netstore import JoinRefused, NetStore
+from mqtui.net.protocol import (
+    MAX_CLIENT_FRAME,
+    PROTO_VERSION,
+    Act,
+    Bye,
+    Hello,
+    Ping,
+    ProtocolError,
+    Refused,
+    Result,
+    Snap,
+    Welcome,
+    decode_client,
+    decode_server,
+    encode,
+    read_frame,
+)
+from mqtui.net.ptyrelay import child_env
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(load_content())
+
+
+class Table:
+    """An authority on a Unix socket in a temporary folder."""
+
+    def __init__(self, authority: Authority, path: str) -> None:
+        self.a = authority
+        self.path = path
+
+    def code(self, spec: str) -> str:
+        return self.a.codes_for(spec)[0]
+
+    async def join(self, engine: Engine, spec: str, **kw: object) -> NetStore:
+        return await NetStore.open_unix(engine, self.path, code=self.code(spec), **kw)  # type: ignore[arg-type]
+
+    async def raw(self, spec: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Welcome]:
+        """A hand-driven client: hello, then frames as the test likes."""
+        reader, writer = await asyncio.open_unix_connection(self.path)
+        writer.write(
+            encode(Hello(proto=PROTO_VERSION, content=self.a.engine.content.version, code=self.code(spec)))
+        )
+        welcome = decode_server(await _frame(reader))
+        assert isinstance(welcome, Welcome)
+        return reader, writer, welcome
+
+
+async def _frame(reader: asyncio.StreamReader, timeout: float = 5.0) -> bytes:
+    body = await asyncio.wait_for(read_frame(reader, 1 << 24), timeout)
+    assert body is not None
+    return body
+
+
+async def _until(pred, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    end = asyncio.get_running_loop().time() + timeout
+    while not pred():
+        if asyncio.get_running_loop().time() > end:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+async def _next_result(reader: asyncio.StreamReader) -> Result:
+    for _ in range(50):
+        msg = decode_server(await _frame(reader))
+        if isinstance(msg, Result):
+            return msg
+    raise AssertionError("no result")
+
+
+async def _open(engine: Engine, tmp_path: Path, spec: str = "2", **config: float) -> Table:
+    cfg = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    for k, v in config.items():
+        setattr(cfg, k, v)
+    a = Authority.new(engine, parse_new_spec(spec), 11, save_path=tmp_path / "game.mqsave", config=cfg)
+    await a.start()
+    path = str(tmp_path / "s")
+    await a.serve_unix(path)
+    return Table(a, path)
+
+
+@pytest.fixture
+async def table(engine: Engine, tmp_path: Path) -> AsyncIterator[Table]:
+    t = await _open(engine, tmp_path)
+    yield t
+    await t.a.close()
+
+
+# -- frames -----------------------------------------------------------------------------------------
+
+
+async def test_frames_round_trip_and_bad_frames_are_protocol_errors() -> None:
+    act = Act(id=3, action=Action(1, "move", 2), expect_n=7)
+    frame = encode(act)
+    assert decode_client(frame[4:]) == act
+    for data in (
+        struct.pack(">I", MAX_CLIENT_FRAME + 1) + b"x",  # over the cap: refused before reading
+        struct.pack(">I", 0),  # empty
+        struct.pack(">I", 5) + b"\xc1\xc1\xc1\xc1\xc1",  # not msgpack
+        struct.pack(">I", 10) + b"abc",  # cut short
+    ):
+        reader = asyncio.StreamReader()
+        reader.feed_data(data)
+        reader.feed_eof()
+        with pytest.raises(ProtocolError):
+            body = await read_frame(reader, MAX_CLIENT_FRAME)
+            decode_client(body or b"")
+    with pytest.raises(ProtocolError):
+        decode_client(msgspec.msgpack.encode({"type": "act", "id": "x"}))
+    with pytest.raises(ProtocolError):  # a server message is not a client message
+        decode_client(encode(Refused(reason="no"))[4:])
+
+
+# -- seats and views --------------------------------------------------------------------------------
+
+
+async def test_each_player_gets_their_own_view_and_every_change(engine: Engine, table: Table) -> None:
+    s0 = await table.join(engine, "0")
+    s1 = await table.join(engine, "1")
+    assert (s0.seat, s1.seat) == (0, 1)
+    assert [s.kind for s in s0.seats] == ["human", "remote"]
+    state = table.a.state
+    for store, me in ((s0, 0), (s1, 1)):
+        view = store.snapshot().view
+        assert view.heroes[me].hand == state.heroes[me].hand
+        other = 1 - me
+        assert view.heroes[other].hand == [HIDDEN] * len(state.heroes[other].hand)
+        assert set(view.dxm) <= {HIDDEN} and view.rng == 0 and view.seed == 0
+    first = s0.snapshot()
+    assert first.deciding == 0 and first.legal
+    await s0.send(safe_choice(first.legal))
+    await _until(lambda: s0.snapshot().n == s1.snapshot().n == first.n + 1)
+    assert s1.snapshot().deciding == 1 and s1.snapshot().legal and not s0.snapshot().legal
+    # each seat reads its own private log lines and never the other's
+    assert any(line.startswith("You draw") for line in s0.snapshot().log)
+    mine = {line for line in s0.snapshot().log if line.startswith("You draw")}
+    assert not mine & set(s1.snapshot().log)
+    await s0.close()
+    await s1.close()
+
+
+async def test_out_of_turn_stale_and_other_seat_actions_are_refused(engine: Engine, table: Table) -> None:
+    s1 = await table.join(engine, "1")
+    n = table.a.state.n
+    with pytest.raises(IllegalAction, match="decision"):
+        await s1.send(Action(1, "done"))
+    with pytest.raises(IllegalAction, match="seat 1, not seat 0"):
+        await s1.send(Action(0, "done"))  # refused by the store already...
+    reader, writer, _ = await table.raw("1")
+    writer.write(encode(Act(id=1, action=Action(0, "done"), expect_n=n)))  # ...and by the authority
+    result = await _next_result(reader)
+    assert not result.ok and "you play seat 1" in result.reason
+    reader0, writer0, _ = await table.raw("0")
+    writer0.write(encode(Act(id=2, action=Action(0, "done"), expect_n=n - 1)))
+    result = await _next_result(reader0)
+    assert not result.ok and "stale" in result.reason
+    writer0.write(encode(Act(id=3, action=Action(0, "nonsense", 99), expect_n=n)))
+    result = await _next_result(reader0)
+    assert not result.ok
+    assert table.a.state.n == n  # nothing changed
+    writer0.write(encode(Act(id=4, action=Action(0, "done"), expect_n=n)))
+    result = await _next_result(reader0)
+    assert result.ok and table.a.state.n == n + 1
+    writer.close()
+    writer0.close()
+    await s1.close()
+
+
+async def test_spectators_see_only_public_information(engine: Engine, table: Table) -> None:
+    watcher = await table.join(engine, "watch")
+    assert watcher.seat == -1
+    view = watcher.snapshot().view
+    assert all(set(h.hand) <= {HIDDEN} for h in view.heroes)
+    assert not any(line.startswith("You ") for line in watcher.snapshot().log)
+    with pytest.raises(IllegalAction, match="watch"):
+        await watcher.send(Action(0, "done"))
+    await watcher.close()
+
+
+async def test_wrong_code_other_content_and_old_protocol_are_refused(engine: Engine, table: Table) -> None:
+    with pytest.raises(JoinRefused, match="unknown join code"):
+        await NetStore.open_unix(engine, table.path, code="ZZZZZZ")
+    for hello in (
+        Hello(proto=PROTO_VERSION, content="not-this", code=table.code("0")),
+        Hello(proto=PROTO_VERSION + 9, content=engine.content.version, code=table.code("0")),
+    ):
+        reader, writer = await asyncio.open_unix_connection(table.path)
+        writer.write(encode(hello))
+        msg = decode_server(await _frame(reader))
+        assert isinstance(msg, Refused)
+        writer.close()
+    assert normalise_code(f"code-{table.code('0').lower()}") == table.code("0")
+
+
+async def test_table_code_picks_a_free_seat_and_a_second_login_replaces_the_first(
+    engine: Engine, table: Table
+) -> None:
+    s0 = await table.join(engine, "0")
+    picker = await table.join(engine, "any")
+    assert picker.seat == 1  # seat 0 is owned through its code
+    again = await table.join(engine, "0")
+    await _until(lambda: s0.closed.is_set())
+    assert "again" in s0.close_reason and again.seat == 0
+    for store in (picker, again):
+        await store.close()
+
+
+# -- faults -----------------------------------------------------------------------------------------
+
+
+async def test_garbage_oversized_and_flooding_clients_are_cut_off(engine: Engine, table: Table) -> None:
+    s0 = await table.join(engine, "0")
+    for junk in (
+        b"\x00\x00\x00\x05hello",
+        struct.pack(">I", 1 << 30),
+        encode(Act(id=1, action=Action(1, "done"), expect_n=0)),  # an act before the hello
+    ):
+        reader, writer = await asyncio.open_unix_connection(table.path)
+        writer.write(junk)
+        await writer.drain()
+        for _ in range(3):
+            body = await asyncio.wait_for(read_frame(reader, 1 << 24), 5.0)
+            if body is None:
+                break
+            assert isinstance(decode_server(body), Bye | Refused)
+        writer.close()
+    # garbage after a good hello
+    reader, writer, _ = await table.raw("1")
+    writer.write(b"\x00\x00\x00\x03\xc1\xc1\xc1")
+    msgs = []
+    while (body := await asyncio.wait_for(read_frame(reader, 1 << 24), 5.0)) is not None:
+        msgs.append(decode_server(body))
+    assert isinstance(msgs[-1], Bye) and "protocol error" in msgs[-1].reason
+    # a flood of actions for another seat: refused, then cut off
+    reader, writer, _ = await table.raw("1")
+    for i in range(400):
+        writer.write(encode(Act(id=i, action=Action(0, "done"), expect_n=0)))
+    await writer.drain()
+    refused = 0
+    try:
+        while (body := await asyncio.wait_for(read_frame(reader, 1 << 24), 5.0)) is not None:
+            msg = decode_server(body)
+            if isinstance(msg, Result):
+                assert not msg.ok
+                refused += 1
+    except ConnectionResetError:
+        pass  # cut off with our flood still unread
+    assert 0 < refused < 400
+    assert table.a.slots[1].conn is None
+    # the game is unharmed and the good client still plays
+    n = table.a.state.n
+    await s0.send(Action(0, "done"))
+    assert table.a.state.n == n + 1
+    await s0.close()
+
+
+async def test_an_engine_failure_leaves_the_game_unchanged(
+    engine: Engine, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s0 = await table.join(engine, "0")
+    before = msgspec.msgpack.encode(table.a.state)
+
+    def broken(s, action, expect_n=None):  # type: ignore[no-untyped-def]
+        s.heroes[0].gold = 12345
+        s.n += 1
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(table.a.engine, "apply", broken)
+    with pytest.raises(IllegalAction, match="unchanged"):
+        await s0.send(Action(0, "done"))
+    assert msgspec.msgpack.encode(table.a.state) == before
+    await s0.close()
+
+
+async def test_an_away_player_is_not_waited_for_forever(engine: Engine, tmp_path: Path) -> None:
+    t = await _open(engine, tmp_path, timeout=0.2)
+    s0 = await t.join(engine, "0")
+    await s0.send(Action(0, "done"))  # seat 1 never came: its setup is done for it
+    await _until(lambda: s0.snapshot().deciding == 0 and s0.snapshot().n >= 2)
+    assert any("Bob is away" in line and "'done'" in line for line in s0.snapshot().log)
+    assert s0.seat_infos[1].status == "auto"
+    await s0.close()
+    await t.a.close()
+
+
+async def test_an_abandoned_seat_goes_to_a_bot_until_its_player_returns(
+    engine: Engine, tmp_path: Path
+) -> None:
+    t = await _open(engine, tmp_path, abandon=0.3)
+    s0 = await t.join(engine, "0")
+    await s0.send(Action(0, "done"))
+    await _until(lambda: s0.snapshot().deciding == 0 and s0.snapshot().n >= 2)
+    assert any("computer player takes" in line for line in s0.snapshot().log)
+    s1 = await t.join(engine, "1")
+    await _until(lambda: any("is back" in line for line in s0.snapshot().log))
+    assert t.a.slots[1].status() == "here"
+    for store in (s0, s1):
+        await store.close()
+    await t.a.close()
+
+
+async def test_a_dropped_player_reconnects_to_their_seat_and_hand(engine: Engine, table: Table) -> None:
+    s1 = await table.join(engine, "1")
+    hand = s1.snapshot().view.heroes[1].hand
+    await s1.close()
+    await _until(lambda: table.a.slots[1].conn is None)
+    back = await table.join(engine, "1")
+    assert back.seat == 1 and back.snapshot().view.heroes[1].hand == hand
+    assert back.snapshot().log == s1.snapshot().log
+    await back.close()
+
+
+async def test_the_game_resumes_from_its_autosave(engine: Engine, tmp_path: Path) -> None:
+    t = await _open(engine, tmp_path)
+    s0 = await t.join(engine, "0")
+    s1 = await t.join(engine, "1")
+    for _ in range(6):
+        store = (s0, s1)[t.a.engine.deciding(t.a.state)]
+        await store.send(safe_choice(store.snapshot().legal))
+    await _until(lambda: t.a.saves >= 2)
+    n, code1, hand1 = t.a.state.n, t.code("1"), t.a.state.heroes[1].hand
+    await s0.close()
+    await s1.close()
+    await t.a.close()
+    saved, header = persist.load(tmp_path / "game.mqsave")
+    assert saved.state.n == n and saved.codes and saved.seats[1].owner
+    assert header.content == engine.content.version
+    # it is an ordinary save: the save module reads, checks and replays it
+    data = saves.load(tmp_path / "game.mqsave", engine, check_log=True)
+    assert data.state.n == n
+    b = Authority(engine, saved, tmp_path / "game.mqsave", TableConfig(bot_delay=0, timeout=0, abandon=0))
+    await b.start()
+    await b.serve_unix(str(tmp_path / "s2"))
+    back = await NetStore.open_unix(engine, str(tmp_path / "s2"), code=code1)
+    assert back.snapshot().n == n and back.snapshot().view.heroes[1].hand == hand1
+    await back.close()
+    await b.close()
+    with pytest.raises(persist.SaveError):
+        (tmp_path / "junk").write_bytes(b"\x81\xa5magic\xa3bad")
+        persist.load(tmp_path / "junk")
+    (tmp_path / "game.mqsave.net").write_bytes(b"\x81\xa5magic\xa3bad")
+    with pytest.raises(persist.SaveError, match="not a served-game file"):
+        persist.load(tmp_path / "game.mqsave")
+
+
+async def test_no_undo_over_the_network(engine: Engine, table: Table) -> None:
+    s0 = await table.join(engine, "0")
+    assert not s0.can_undo() and not s0.can_redo()
+    with pytest.raises(IllegalAction):
+        await s0.undo()
+    assert "decision" in s0.explain(Action(1, "done"))
+    assert await s0.ping() < 1.0
+    await s0.close()
+
+
+# -- small parts ------------------------------------------------------------------------------------
+
+
+def test_seat_lists_and_key_file_seats() -> None:
+    seats = parse_new_spec("Ann,Bob:green,bot")
+    assert [(s.name, s.colour, s.kind) for s in seats] == [
+        ("Ann", "red", "human"),
+        ("Bob", "green", "human"),
+        ("Cy (bot)", "blue", "normal"),
+    ]
+    assert len(parse_new_spec("4")) == 4
+    with pytest.raises(ValueError):
+        parse_new_spec("1")
+    assert parse_seat_spec("seat=2") == 2 and parse_seat_spec("any") == "any"
+    with pytest.raises(ValueError):
+        parse_seat_spec("9")
+
+
+def test_the_app_gets_the_clients_terminal_and_sensible_colours() -> None:
+    base = {"PATH": "/bin", "COLORTERM": "truecolor", "COLUMNS": "80"}
+    env = child_env("xterm-256color", {}, base)
+    assert env["TERM"] == "xterm-256color" and env["TEXTUAL_COLOR_SYSTEM"] == "256"
+    assert "COLORTERM" not in env and "COLUMNS" not in env
+    assert child_env("xterm-direct", {}, base)["COLORTERM"] == "truecolor"
+    assert child_env("xterm", {"COLORTERM": "truecolor"}, base)["COLORTERM"] == "truecolor"
+    assert child_env("linux", {}, base)["TEXTUAL_COLOR_SYSTEM"] == "standard"
+    assert child_env("bad term; rm -rf", {}, base)["TERM"] == "xterm-256color"
+    assert child_env("xterm", {"NO_COLOR": ""}, base)["NO_COLOR"] == "1"
+
+
+def test_key_files_map_keys_to_seats(tmp_path: Path) -> None:
+    import asyncssh
+
+    from mqtui.net.identity import KeyTable
+
+    k0, k1, stranger = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
+    path = tmp_path / "keys"
+    path.write_text(
+        "# seats\n"
+        f"0 {k0.export_public_key().decode().strip()} ann\n"
+        f"watch {k1.export_public_key().decode().strip()}\n"
+        "7 ssh-ed25519 AAAA bad\n"
+    )
+    keys = KeyTable(path)
+    c0, c1 = keys.lookup(k0), keys.lookup(k1)
+    assert c0 is not None and c0.seat == 0 and "ann" in c0.label
+    assert c1 is not None and c1.seat == -1
+    assert keys.lookup(stranger) is None
+    assert len(keys.errors) == 1
+
+
+def test_snap_messages_decode_with_their_types(engine: Engine) -> None:
+    state, _ = engine.new_game([("A", "red"), ("B", "blue")], 1)
+    snap = Snap(
+        n=0, seat=0, deciding=0, over=False, view=state, legal=[Action(0, "done")], log_base=0, log=["x"]
+    )
+    back = decode_server(encode(snap)[4:])
+    assert isinstance(back, Snap) and back.view.heroes[0].hand == state.heroes[0].hand
+    assert isinstance(decode_client(encode(Ping(id=1))[4:]), Ping)

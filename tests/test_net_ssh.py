@@ -1,0 +1,369 @@
+"""Real OpenSSH clients against the served game: seats, turns, secrecy, refusals, drops, restarts.
+
+Each test runs the authority and the SSH server in the test's event loop on a random loopback port and
+drives ``ssh -tt`` in a pseudo-terminal of its own, reading the very bytes the player's terminal gets.
+The sessions run the plain stand-in app (``MQTUI_NET_APP=standin``) so that the typed commands and the
+texts looked for do not depend on the full app's layout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import pty
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import termios
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from mqtui.engine.actions import to_text
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.engine.state import HIDDEN
+from mqtui.engine.view import view_for
+from mqtui.net import persist
+from mqtui.net.authority import Authority, TableConfig, parse_new_spec, safe_choice
+from mqtui.net.identity import KeyTable
+from mqtui.net.sshserver import SSHHost
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
+)
+
+ANSI = re.compile(
+    rb"\x1b\[[0-9;?<>=!]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHM]"
+)
+SSH_OPTS = [
+    "-F",
+    "/dev/null",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    "-o",
+    "IdentityAgent=none",
+    "-o",
+    "ConnectTimeout=10",
+]
+
+
+def _take_tty() -> None:
+    """In the child: the pty is its controlling terminal, as in a real terminal window (ssh asks for
+    join codes and passphrases on /dev/tty)."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Term:
+    """One ``ssh`` client in a pseudo-terminal; keeps every byte its terminal receives."""
+
+    def __init__(self, argv: list[str], size: tuple[int, int] = (150, 45)) -> None:
+        master, slave = pty.openpty()
+        self._set_size(slave, *size)
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, preexec_fn=_take_tty
+        )
+        os.close(slave)
+        os.set_blocking(master, False)
+        self.master = master
+        self.raw = bytearray()
+        self.closed = False
+        asyncio.get_running_loop().add_reader(master, self._read)
+
+    @staticmethod
+    def _set_size(fd: int, cols: int, rows: int) -> None:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+    def _read(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.master)
+            self.closed = True
+            return
+        self.raw += data
+
+    def text(self) -> str:
+        return ANSI.sub(b"", bytes(self.raw)).decode("utf-8", "replace")
+
+    async def expect(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        rx = re.compile(pattern)
+        while True:
+            m = rx.search(self.text())
+            if m:
+                return m
+            if loop.time() > end or (self.closed and not rx.search(self.text())):
+                raise AssertionError(
+                    f"{pattern!r} never showed; the terminal ends with:\n{self.text()[-1500:]}"
+                )
+            await asyncio.sleep(0.05)
+
+    def type(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    def resize(self, cols: int, rows: int) -> None:
+        self._set_size(self.master, cols, rows)
+        self.proc.send_signal(signal.SIGWINCH)
+
+    async def wait(self, timeout: float = 15.0) -> int:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.proc.poll() is None:
+            if loop.time() > end:
+                raise AssertionError("ssh did not end")
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)  # let the last bytes in
+        return self.proc.returncode
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(self.master)
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
+
+@dataclass
+class Server:
+    authority: Authority
+    host: SSHHost
+    port: int
+    key0: Path  # listed in the keys file for seat 0
+    stranger: Path  # not listed
+    tmp: Path
+    terms: list[Term]
+
+    def ssh(self, user: str, *extra: str, key: Path | None = None, size: tuple[int, int] = (150, 45)) -> Term:
+        argv = ["ssh", "-tt", "-p", str(self.port), *SSH_OPTS]
+        if key is not None:
+            argv += ["-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "PreferredAuthentications=publickey"]
+        else:
+            argv += ["-o", "PubkeyAuthentication=no"]
+        term = Term([*argv, *extra, f"{user}@127.0.0.1"], size)
+        self.terms.append(term)
+        return term
+
+    def code(self, spec: str) -> str:
+        return self.authority.codes_for(spec)[0]
+
+
+def _write_key(path: Path) -> asyncssh.SSHKey:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    path.write_bytes(key.export_private_key())
+    path.chmod(0o600)
+    return key
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(load_content())
+
+
+async def _start(
+    engine: Engine, tmp: Path, saved: persist.ServedGame | None = None
+) -> tuple[Authority, SSHHost]:
+    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    keys = KeyTable(tmp / "players.keys")
+    if saved is None:
+        a = Authority.new(engine, parse_new_spec("2"), 21, tmp / "game.mqsave", config, keys)
+    else:
+        a = Authority(engine, saved, tmp / "game.mqsave", config, keys)
+    await a.start()
+    host = SSHHost(a, app="standin")
+    await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
+    return a, host
+
+
+@pytest.fixture
+async def server(engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Server]:
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("MQTUI_NET_APP", "standin")
+    key0 = _write_key(tmp_path / "ann_key")
+    _write_key(tmp_path / "stranger_key")
+    (tmp_path / "players.keys").write_text(f"0 {key0.export_public_key().decode().strip()} ann@test\n")
+    a, host = await _start(engine, tmp_path)
+    srv = Server(a, host, host.port, tmp_path / "ann_key", tmp_path / "stranger_key", tmp_path, [])
+    try:
+        yield srv
+    finally:
+        for term in srv.terms:
+            term.close()
+        await srv.host.close()
+        await srv.authority.close()
+
+
+async def _until(pred, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not pred():
+        if loop.time() > end:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.05)
+
+
+def _public_names(a: Authority, seat: int) -> set[str]:
+    """Names of every card this seat can see now (own hand, anything on the table, its log)."""
+    v = view_for(a.state, seat)
+    names = a.engine.cards.names
+    uids: list[int] = []
+    for h in v.heroes:
+        uids += h.hand + h.equipped + h.belt + h.backpack + h.races + h.classes
+        uids += [h.half_breed, h.super_munchkin]
+    for room in v.rooms:
+        for pile in room.piles:
+            uids += pile
+    uids += v.dxm_discard + v.treasure_discard + v.monster_discard + [m.card for m in v.monsters]
+    for f in v.frames:
+        uids += f.options
+    if v.combat is not None:
+        uids += [v.combat.boss_card]
+    seen = {names[u] for u in uids if u != HIDDEN and 0 <= u < len(names)}
+    log = "\n".join(line for e in a.log if (line := e.for_seat(seat)))
+    return seen | {name for name in names if name in log}
+
+
+def _secrets(a: Authority, seat: int, public: set[str]) -> set[str]:
+    """Names and ids of cards in the other hands that ``seat`` has had no way to see."""
+    t = a.engine.cards
+    out: set[str] = set()
+    for h in a.state.heroes:
+        if h.seat == seat:
+            continue
+        for u in h.hand:
+            name = t.names[u]
+            if name not in public and not any(name in p for p in public):
+                out |= {name, t.card_id(u)}
+    return out
+
+
+async def test_two_players_play_over_ssh_and_see_only_their_own_hands(server: Server) -> None:
+    a = server.authority
+    ann = server.ssh("ann", key=server.key0)
+    bob = server.ssh(f"code-{server.code('1')}")
+    await ann.expect(r"seat 0 Ann")
+    await bob.expect(r"seat 1 Bob")
+    terms = (ann, bob)
+    public: list[set[str]] = [set(), set()]
+    start_active, turns_seen, checked = a.state.active, set(), 0
+
+    def check_secrets() -> int:
+        """Nothing another seat holds, and this seat never saw, is in its terminal's bytes so far."""
+        found = 0
+        for seat, term in enumerate(terms):
+            public[seat] |= _public_names(a, seat)
+            secrets = _secrets(a, seat, public[seat])
+            text, raw = term.text(), bytes(term.raw).decode("utf-8", "replace")
+            leaked = {s for s in secrets if s in text or s in raw}
+            assert not leaked, f"seat {seat}'s terminal showed another player's cards: {leaked}"
+            found += len(secrets)
+        return found
+
+    for _ in range(10):
+        who = a.engine.deciding(a.state)
+        n = a.state.n
+        action = safe_choice(a.engine.legal(a.state, who))
+        terms[who].type(to_text(action) + "\r")
+        await _until(lambda n=n: a.state.n > n)
+        turns_seen.add(a.state.active)
+        for term in terms:  # the change reaches both terminals
+            await term.expect(rf"state {a.state.n} ")
+        checked += check_secrets()
+    assert len(turns_seen | {start_active}) == 2, "both players had a turn"
+    assert checked > 20, "there were hidden cards to look for"
+    for seat, term in enumerate(terms):
+        own = {a.engine.cards.names[u] for u in a.state.heroes[seat].hand}
+        assert not own or any(name in term.text() for name in own), "the check can see a hand"
+    # a refused action shows its reason in the player's own terminal
+    who = a.engine.deciding(a.state)
+    other = 1 - who
+    terms[other].type(f"{other} done\r")
+    await terms[other].expect(r"refused: .*decision")
+    # the window size follows the client's
+    ann.resize(120, 35)
+    await ann.expect(r"size 120x35")
+
+
+async def test_a_wrong_key_or_no_terminal_is_refused(server: Server) -> None:
+    argv = ["ssh", "-p", str(server.port), *SSH_OPTS, "-o", "BatchMode=yes"]
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        "-i",
+        str(server.stranger),
+        "-o",
+        "IdentitiesOnly=yes",
+        "ann@127.0.0.1",
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    out, _ = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.returncode == 255 and b"Permission denied" in out
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        "-T",
+        f"code-{server.code('1')}@127.0.0.1",
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    out, _ = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.returncode == 1 and b"needs a terminal" in out
+    assert all(s.conn is None for s in server.authority.slots)
+
+
+async def test_a_dropped_player_reconnects_to_their_seat(server: Server) -> None:
+    a = server.authority
+    # the table code: pick a seat from the menu
+    bob = server.ssh(f"code-{server.code('any')}")
+    await bob.expect(r"pick a seat")
+    bob.type("1\r")
+    await bob.expect(r"seat 1 Bob")
+    hand = [a.engine.cards.names[u] for u in a.state.heroes[1].hand]
+    await _until(lambda: a.slots[1].conn is not None)
+    bob.proc.kill()  # the connection drops
+    await _until(lambda: a.slots[1].conn is None)
+    assert not any(t.pid for t in []) and a.status_line()
+    await _until(lambda: not server.host.children, 10)  # the session's app went with it
+    # back with the code typed at the prompt, seat and hand as they were
+    again = server.ssh("bob", "-o", "PreferredAuthentications=keyboard-interactive")
+    await again.expect(r"Join code:")
+    again.type(server.code("1") + "\r")
+    await again.expect(r"seat 1 Bob")
+    await again.expect(re.escape(hand[0]) if hand else r"no cards")
+
+
+async def test_the_server_restarts_from_its_autosave(server: Server, engine: Engine) -> None:
+    a = server.authority
+    ann = server.ssh("ann", key=server.key0)
+    await ann.expect(r"seat 0 Ann")
+    ann.type("0 done\r")
+    await _until(lambda: a.state.n == 1)
+    await ann.expect(r"state 1 ")
+    await server.host.close()
+    await a.close()  # saves, as a stop by SIGINT/SIGTERM does
+    await ann.wait()
+    saved, _ = persist.load(server.tmp / "game.mqsave")
+    assert saved.state.n == 1
+    b, host = await _start(engine, server.tmp, saved)
+    server.authority, server.host, server.port = b, host, host.port
+    ann = server.ssh("ann", key=server.key0)
+    await ann.expect(r"seat 0 Ann - state 1 ")

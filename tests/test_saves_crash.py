@@ -1,0 +1,124 @@
+"""A save survives the saving process being killed at any moment (SIGKILL at random points of many
+writes): the slot always holds a complete save, old or new, and so do its backups."""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mqtui import saves
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.store import LocalStore, Seat
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+
+SEATS = (Seat("Ann", "red", "random"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
+
+
+@functools.cache
+def engine() -> Engine:
+    return Engine(load_content())
+
+
+def payloads() -> list[bytes]:
+    """Real saves of different sizes: the same game at several points."""
+    store = LocalStore.new(engine(), SEATS, 21, bot_delay=0)
+    out = []
+    for _ in range(4):
+        for _ in range(150):
+            store.step_bot()
+        out.append(store.to_bytes())
+    return out
+
+
+def fork(child: object) -> int:
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            child()  # type: ignore[operator]
+        except BaseException:
+            code = 2
+        finally:
+            sys.stdout.flush()
+            os._exit(code)
+    return pid
+
+
+def kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, "the child died on its own"
+
+
+def test_killing_the_writer_at_random_moments_keeps_a_whole_save(tmp_path: Path) -> None:
+    versions = payloads()
+    known = set(versions)
+    path = tmp_path / "slot.mqsave"
+    saves.write_atomic(path, versions[0])
+
+    def writer() -> None:
+        i = 0
+        while True:
+            saves.write_atomic(path, versions[i % len(versions)])
+            i += 1
+
+    rnd = random.Random(4)
+    deadline = time.monotonic() + 8
+    kills = 0
+    seen = set()
+    while kills < 400 and time.monotonic() < deadline:
+        pid = fork(writer)
+        time.sleep(rnd.choice((0, 0.0005, 0.001, 0.002, 0.005, 0.01, rnd.uniform(0, 0.03))))
+        kill(pid)
+        kills += 1
+        data = path.read_bytes()
+        assert data in known, f"kill {kills}: the slot holds something that was never saved"
+        seen.add(data)
+        for i in (1, 2):
+            backup = saves.backup_path(path, i)
+            if backup.exists():
+                assert backup.read_bytes() in known, f"kill {kills}: backup {i} is damaged"
+    assert kills >= 100
+    assert len(seen) >= 2  # the kills landed while different versions were in place
+    assert saves.read(path).state.seed == 21
+
+
+def test_killing_a_playing_autosaving_store_keeps_a_loadable_game(tmp_path: Path) -> None:
+    path = tmp_path / "auto.mqsave"
+    eng = engine()
+
+    def game() -> None:
+        seed = os.getpid()
+        while True:
+            store = LocalStore.new(eng, SEATS, seed, bot_delay=0)
+            store.autosave_to(path)
+            while store.step_bot():
+                pass
+            seed += 1
+
+    rnd = random.Random(5)
+    first = fork(game)
+    while not path.exists():  # wait for the first autosave
+        time.sleep(0.005)
+    kill(first)
+    deadline = time.monotonic() + 6
+    kills = 0
+    moves = set()
+    while kills < 60 and time.monotonic() < deadline:
+        pid = fork(game)
+        time.sleep(rnd.uniform(0.005, 0.08))
+        kill(pid)
+        kills += 1
+        store = LocalStore.load(path, eng, bot_delay=0, verify=True, backups=False)
+        moves.add(len(store.actions))
+    assert kills >= 20
+    assert len(moves) >= 5  # games at many different points were saved and reloaded
