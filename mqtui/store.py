@@ -90,8 +90,11 @@ Listener = Callable[[Snapshot], None]
 class GameStore(Protocol):
     """What the UI needs from a store, local or networked (see ``docs/store.md``)."""
 
-    cards: CardTable
-    seats: tuple[Seat, ...]
+    @property
+    def cards(self) -> CardTable: ...
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
 
     def snapshot(self) -> Snapshot: ...
 
@@ -178,6 +181,8 @@ class LocalStore:
     _buffer: saves.ActionBuffer = field(default_factory=saves.ActionBuffer)
     _start_bytes: bytes | None = None
     _saver: saves.AutoSaver | None = None
+    _last_good: bytes | None = None  # the last autosave's bytes: a complete, consistent game
+    _busy: int = 0  # > 0 while an action or an undo is half-way
     _lines: dict[int, list[str]] = field(default_factory=dict)
     _lines_at: dict[int, int] = field(default_factory=dict)
 
@@ -231,6 +236,9 @@ class LocalStore:
         self._lines_at.clear()
 
     def snapshot(self, seat: int | None = None) -> Snapshot:
+        """What ``seat`` sees (default: the human the screen shows). With an explicit seat, ``undo``
+        and ``redo`` are that seat's own; by default, those of anyone at this terminal."""
+        who = seat
         seat = self._viewer if seat is None else seat
         s = self.state
         deciding = self.engine.deciding(s)
@@ -243,8 +251,8 @@ class LocalStore:
             self._log_lines(seat),
             s.n,
             s.stage == STAGE_OVER,
-            undo=self.can_undo(seat),
-            redo=self.can_redo(seat),
+            undo=self.can_undo(who),
+            redo=self.can_redo(who),
         )
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -265,15 +273,19 @@ class LocalStore:
     def apply(self, action: Action, *, _redoing: bool = False) -> list[Event]:
         before = copy_state(self.state)
         n_log = len(self.log)
+        self._busy += 1  # the game is half-changed until the log has the action too
         try:
-            events = self.engine.apply(self.state, action)
-        except IllegalAction:
-            raise
-        except Exception:
-            self.state = before  # an engine failure half-way must not leave a half-changed game
-            raise
-        self.actions.append(action)
-        self.log.extend(events)
+            try:
+                events = self.engine.apply(self.state, action)
+            except IllegalAction:
+                raise
+            except Exception:
+                self.state = before  # an engine failure half-way must not leave a half-changed game
+                raise
+            self.actions.append(action)
+            self.log.extend(events)
+        finally:
+            self._busy -= 1
         if not _redoing:
             self._redo.clear()
         if self._undo and self._undo[-1].action.seat != action.seat:
@@ -289,7 +301,8 @@ class LocalStore:
     def _changed(self) -> None:
         self._viewer = self._human_viewer()
         if self._saver is not None:
-            self._saver.submit(self.to_bytes())
+            self._last_good = self.to_bytes()
+            self._saver.submit(self._last_good)
         self._publish()
 
     def _publish(self) -> None:
@@ -339,26 +352,39 @@ class LocalStore:
 
     # -- undo and redo ------------------------------------------------------------------------------
 
+    def _mine(self, seat: int, who: int | None) -> bool:
+        """Whether an action of ``seat`` belongs to ``who``; None: to anyone at this terminal (hot-seat
+        players share the keyboard, so any of them may take back the last human action)."""
+        return self.seats[seat].kind == HUMAN if who is None else seat == who
+
     def can_undo(self, seat: int | None = None) -> bool:
-        """``seat`` (default: the viewer) may take back its last action: it revealed nothing, and no
-        other seat has acted since."""
-        seat = self._viewer if seat is None else seat
-        return bool(self._undo) and self._undo[-1].action.seat == seat and self.state.stage != STAGE_OVER
+        """The last action can be taken back: it revealed nothing, no other seat has acted since, and
+        it was ``seat``'s (default: any human at this terminal's)."""
+        return (
+            bool(self._undo)
+            and self._mine(self._undo[-1].action.seat, seat)
+            and self.state.stage != STAGE_OVER
+        )
 
     def can_redo(self, seat: int | None = None) -> bool:
-        seat = self._viewer if seat is None else seat
-        return bool(self._redo) and self._redo[-1].seat == seat
+        """The action last taken back can be done again (by ``seat``; default: any human here)."""
+        return bool(self._redo) and self._mine(self._redo[-1].seat, seat)
 
     def undo_now(self, seat: int | None = None) -> Action:
-        """Take back the last action of ``seat`` (default: the viewer); returns it."""
+        """Take back the last action of ``seat`` (default: of any human here); returns it."""
         if not self.can_undo(seat):
             raise IllegalAction("there is nothing to take back: " + self._why_no_undo())
         entry = self._undo.pop()
-        self.state = entry.before
-        self.actions.pop()
-        self._log_cut(entry.n_log)
+        self._busy += 1
+        try:
+            self.state = entry.before
+            self.actions.pop()
+            what = next((e.text for e in self.log[entry.n_log :] if e.text), f"'{entry.action}'")
+            self._log_cut(entry.n_log)
+        finally:
+            self._busy -= 1
         self._redo.append(entry.action)
-        self.log.append(Event("undo", f"{self.seats[entry.action.seat].name} takes back: {entry.action}."))
+        self.log.append(Event("undo", f"{self.seats[entry.action.seat].name} takes back: {what}"))
         self._changed()
         return entry.action
 
@@ -370,7 +396,7 @@ class LocalStore:
         return "the last undoable action is another player's"
 
     def redo_now(self, seat: int | None = None) -> Action:
-        """Do again the action last taken back by ``seat`` (default: the viewer); returns it."""
+        """Do again the action last taken back by ``seat`` (default: by any human here); returns it."""
         if not self.can_redo(seat):
             raise IllegalAction("there is nothing to redo")
         action = self._redo.pop()
@@ -431,7 +457,8 @@ class LocalStore:
             self._saver = None
         if path is not None:
             self._saver = saves.AutoSaver(path, backups)
-            self._saver.submit(self.to_bytes())
+            self._last_good = self.to_bytes()
+            self._saver.submit(self._last_good)
 
     @property
     def autosave_error(self) -> str:
@@ -443,9 +470,18 @@ class LocalStore:
         return self._saver.flush(timeout) if self._saver is not None else True
 
     def save_now(self) -> None:
-        """Write the autosave synchronously with the current state (quit, SIGHUP)."""
-        if self._saver is not None:
-            self._saver.write_now(self.to_bytes())
+        """Write the autosave synchronously with the current state (quit, SIGHUP).
+
+        Safe from a signal handler: if the signal interrupted an action half-way, the last complete
+        state is written instead of the half-changed one.
+        """
+        if self._saver is None:
+            return
+        if self._busy:
+            if self._last_good is not None:
+                self._saver.write_now(self._last_good)
+            return
+        self._saver.write_now(self.to_bytes())
 
     def autosave(self) -> Path:
         """Save now where "Continue" looks: the autosave file if one is set, else the default one."""

@@ -64,13 +64,13 @@ def main() -> int:
     print(f"{current.name}, format-0.mqsave: {saves.describe(data.header.summary)}")
 
     engine = Engine(load_content())
-    seats = (
+    four = (
         Seat("Ann", "red"),
         Seat("Bob", "blue", "random"),
         Seat("Cy", "green", "random"),
         Seat("Di", "yellow", "random"),
     )
-    store = play(engine, seats, SAMPLE_SEED, 12)
+    store = play(engine, four, SAMPLE_SEED, 12)
     sample = args.out / "sample.mqsave"
     saves.write_atomic(sample, store.to_bytes(), backups=0)
     print(f"{sample.name}: {saves.describe(saves.read(sample).header.summary)}")

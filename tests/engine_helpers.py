@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from mqtui.engine.actions import Action, Event
+from mqtui.engine.combat import hero_terms, monster_terms
 from mqtui.engine.content import load_content
 from mqtui.engine.defs import DxmDef, MonsterDef, TreasureDef
 from mqtui.engine.game import Engine
@@ -112,8 +113,9 @@ def check_invariants(s: State) -> None:
     doubled = [u for u, n in places.items() if n != 1]
     assert not doubled, f"cards in more than one place: {doubled}"
     for f in s.frames:
-        if f.kind == REWARD:
-            assert all(u in s.heroes[s.active].hand for u in f.options if u in s.heroes[s.active].hand)
+        if f.kind == REWARD:  # the cards being shared out: still with the winner, or given to the helper
+            shared = s.heroes[s.active].hand + s.heroes[f.target].hand
+            assert all(u in shared for u in f.options), "a reward frame names a card nobody holds"
     for h in s.heroes:
         assert 1 <= h.level <= 10, f"{h.name} at Level {h.level}"
         assert 0 <= h.life <= h.max_life, f"{h.name} at {h.life} Life"
@@ -192,6 +194,13 @@ def rooms_with(*wants: dict[str, str], plain: bool = True) -> list[str]:
 def plain_rooms(n: int) -> list[str]:
     """``n`` room ids on different tiles with no rules of their own (a Deal is fine)."""
     return rooms_with(*({} for _ in range(n)))
+
+
+def strength_of(s: State) -> tuple[int, int]:
+    """The two sides' strengths in the current combat, without dice."""
+    t = engine().cards
+    assert s.combat is not None
+    return sum(v for _, v in hero_terms(t, s, s.combat)), sum(v for _, v in monster_terms(t, s, s.combat))
 
 
 def fight(s: State, *dice: int) -> list[Event]:

@@ -220,6 +220,9 @@ async def test_table_code_picks_a_free_seat_and_a_second_login_replaces_the_firs
     s0 = await table.join(engine, "0")
     picker = await table.join(engine, "any")
     assert picker.seat == 1  # seat 0 is owned through its code
+    with pytest.raises(JoinRefused, match="every seat is taken"):
+        await table.join(engine, "any")  # the same table code does not take the first picker's seat
+    assert not picker.closed.is_set()
     again = await table.join(engine, "0")
     await _until(lambda: s0.closed.is_set())
     assert "again" in s0.close_reason and again.seat == 0
@@ -434,3 +437,14 @@ def test_snap_messages_decode_with_their_types(engine: Engine) -> None:
     back = decode_server(encode(snap)[4:])
     assert isinstance(back, Snap) and back.view.heroes[0].hand == state.heroes[0].hand
     assert isinstance(decode_client(encode(Ping(id=1))[4:]), Ping)
+
+
+async def test_an_address_that_keeps_failing_to_sign_in_is_blocked(table: Table) -> None:
+    from mqtui.net.sshserver import MAX_FAILURES, SSHHost
+
+    host = SSHHost(table.a)
+    for _ in range(MAX_FAILURES - 1):
+        host.failed("10.0.0.9")
+    assert not host.blocked("10.0.0.9")
+    host.failed("10.0.0.9")
+    assert host.blocked("10.0.0.9") and not host.blocked("10.0.0.8")

@@ -14,12 +14,12 @@ from engine_helpers import (
     names,
     plain_rooms,
     position,
+    strength_of,
     tdef,
     texts,
 )
 
 from mqtui.engine.actions import IllegalAction
-from mqtui.engine.combat import hero_terms, monster_terms
 
 A, B, C = plain_rooms(3)
 
@@ -42,11 +42,7 @@ def battle(monsters=("skeleton-intern",), ann=None, bob=None, cy=None, rooms=Non
     return s
 
 
-def strength(s):
-    c = s.combat
-    return sum(v for _, v in hero_terms(engine().cards, s, c)), sum(
-        v for _, v in monster_terms(engine().cards, s, c)
-    )
+strength = strength_of
 
 
 def test_strength_is_level_plus_equipment_against_monster_levels():
@@ -361,3 +357,10 @@ def test_challenge_only_for_monsters_that_ignore_you():
     assert s.combat is None
     do(s, "0 challenge {wandering-wight}")
     assert s.combat is not None and strength(s) == (2, 8)
+
+
+def test_thief_d10_treasure_after_a_win_against_the_new_level():
+    s = battle(("damp-squib",), ann={"class": "thief-card", "level": 2})
+    ev = fight(s, 6, 1, 3)
+    assert "treasure sense: d10 3 vs Level 3: works" in texts(ev)
+    assert len(s.heroes[0].hand) == mdef("damp-squib").treasures + 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import do, engine, names, position, texts
+from engine_helpers import act, do, engine, names, position, texts
 
 from mqtui.engine.actions import Action, IllegalAction
 
@@ -114,3 +114,32 @@ def test_charity_offers_every_card_in_hand_until_five_remain():
     legal = engine().legal(s, 0)
     assert sorted(a.a for a in legal) == sorted(s.heroes[0].hand)
     assert {a.kind for a in legal} == {"charity"}
+
+
+def test_cleric_prayer_heals_only_when_hurt():
+    s, ev = position(phase="turn", heroes=[{"class": "cleric-card"}, {}], dice=[1])
+    assert "healing prayer" not in texts(ev) and s.forced == [1]
+
+
+def test_cleric_prayer_heals_on_a_d10_at_most_the_level():
+    s, _ = position(phase="turn", heroes=[{"class": "cleric-card", "level": 4, "life": 1}, {}], dice=[4])
+    assert s.heroes[0].life == 2
+
+
+@pytest.mark.parametrize(
+    ("hero", "text", "reason"),
+    [
+        ({"level": 9, "gold": 1000}, "0 buylevel", "gold never buys Level 10"),
+        ({"gold": 999}, "0 buylevel", "a level costs 1000 gold; you have 999"),
+        ({}, "0 search", "the Entrance cannot be searched"),
+        ({"moves": 0}, "0 search", "costs 1 Move and you have none left"),
+        ({"level": 9, "hand": ["montage"]}, "0 play {montage}", "only a kill does"),
+        ({}, "0 pass", "'pass' is not possible now (their action phase)"),
+        ({"explored": True}, "0 move N", "exploring ended your movement"),
+    ],
+)
+def test_illegal_actions_say_why(hero, text, reason):
+    s, _ = position(heroes=[hero, {}])
+    with pytest.raises(IllegalAction) as info:
+        engine().apply(s, act(s, text))
+    assert reason in str(info.value)

@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from mqtui import __version__, saves
+from mqtui.engine.actions import Action
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine, copy_state
 from mqtui.saves import migrate
@@ -103,7 +104,9 @@ def test_round_trip_keeps_everything() -> None:
 def test_a_game_from_a_position_keeps_its_start_state() -> None:
     state, _ = engine().new_game([("Ann", "red"), ("Bob", "blue")], 11)
     state.heroes[0].gold = 1234  # a hand-made position: replaying from the seed would not reach it
-    store = play(LocalStore(engine(), state, (Seat("Ann", "red", "random"), Seat("Bob", "blue", "random")), 0), 3)
+    store = play(
+        LocalStore(engine(), state, (Seat("Ann", "red", "random"), Seat("Bob", "blue", "random")), 0), 3
+    )
     data = saves.decode(store.to_bytes())
     assert data.start is not None and data.start.heroes[0].gold == 1234
     assert saves.verify(data, engine()) == store.state
@@ -112,7 +115,7 @@ def test_a_game_from_a_position_keeps_its_start_state() -> None:
 def test_the_action_buffer_follows_undo_and_new_actions() -> None:
     store = play(LocalStore.new(engine(), SEATS, 8, bot_delay=0), 2, 8)
     buf = saves.ActionBuffer()
-    decode = msgspec.msgpack.Decoder(list[saves.codec.Action])
+    decode = msgspec.msgpack.Decoder(list[Action])
     assert decode.decode(buf.sync(store.actions)) == store.actions
     acts = list(store.actions)
     acts.pop()
@@ -322,7 +325,10 @@ def edit(mutate: object) -> tuple[bytes, bytes]:
 @pytest.mark.parametrize(
     ("mutate", "words"),
     [
-        (lambda b: b["snapshot"]["state"]["heroes"][0].__setitem__("level", "ten"), ("Expected `int`", "level")),
+        (
+            lambda b: b["snapshot"]["state"]["heroes"][0].__setitem__("level", "ten"),
+            ("Expected `int`", "level"),
+        ),
         (lambda b: b["snapshot"]["state"].__setitem__("dxm", {"a": 1}), ("Expected `array`",)),
         (lambda b: b.__setitem__("seats", b["seats"][:1]), ("seats",)),
         (lambda b: b["seats"][0].__setitem__("name", "x" * 500), ("name",)),
@@ -376,7 +382,7 @@ def test_a_log_that_does_not_reproduce_the_snapshot(tmp_path: Path) -> None:
     msg = expect_bad(tmp_path, tampered, "does not reproduce", "heroes[1].gold")
     assert "by the log" in msg
     data = saves.decode(game_bytes())
-    data.actions[5] = saves.codec.Action(data.actions[5].seat, "search")
+    data.actions[5] = Action(data.actions[5].seat, "search")
     expect_bad(tmp_path, saves.encode(data), "action 6", "does not replay")
 
 
@@ -384,7 +390,7 @@ def test_other_content_is_refused() -> None:
     data = saves.read(FIXTURES / "format-1.mqsave")
     if not saves.content_mismatch(data, engine()):
         pytest.skip("the base content is the fixture content")
-    with pytest.raises(saves.SaveError, match="made with content .* but the loaded content is"):
+    with pytest.raises(saves.SaveError, match=r"made with content .* but the loaded content is"):
         saves.validate(data, engine())
 
 
@@ -419,6 +425,7 @@ def test_a_damaged_slot_falls_back_to_its_backup(tmp_path: Path) -> None:
         saves.read_with_backups(path)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_stale_temporary_files_of_dead_writers_are_cleaned(tmp_path: Path) -> None:
     path = tmp_path / "slot.mqsave"
     pid = os.fork()

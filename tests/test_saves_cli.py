@@ -59,7 +59,9 @@ def test_check_good_and_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     good = good_file(tmp_path)
     assert main(["check", str(good)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == [f"{good}: ok: {saves.describe(saves.summarise(game().state, saves.read(good).seats, len(game().actions)))}"]
+    assert out == [
+        f"{good}: ok: {saves.describe(saves.summarise(game().state, saves.read(good).seats, len(game().actions)))}"
+    ]
     assert "3 players: Ann (red)" in out[0] and "round 6" in out[0] and "Ann's turn" in out[0]
     bad = tmp_path / "bad.mqsave"
     bad.write_bytes(good.read_bytes()[:500])
@@ -74,7 +76,9 @@ def test_check_good_and_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert lines[3].endswith("missing.mqsave: bad: no such file")
 
 
-def test_check_verify_finds_a_log_that_does_not_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_verify_finds_a_log_that_does_not_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     tampered = tampered_file(tmp_path)
     assert main(["check", str(tampered)]) == 0  # consistent on its own
     capsys.readouterr()
@@ -99,7 +103,10 @@ def test_replay_prints_the_log_and_verifies(tmp_path: Path, capsys: pytest.Captu
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "start" and out[1].startswith("       A new game: Ann, Bob, Cy.")
     assert f"    1  {game().actions[0]}" in out
-    assert out[-1] == f"{good}: {len(game().actions)} actions replayed: the log reproduces the saved state exactly"
+    assert (
+        out[-1]
+        == f"{good}: {len(game().actions)} actions replayed: the log reproduces the saved state exactly"
+    )
     tampered = tampered_file(tmp_path)
     assert main(["replay", "-q", str(tampered)]) == 0
     assert "differs from the saved state" in capsys.readouterr().out
@@ -149,9 +156,10 @@ def test_saves_lists_the_data_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert doc["first game"]["header"]["summary"]["round"] == 6 and doc["broken"]["error"]
 
 
-def test_the_global_data_dir_option(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_global_data_dir_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     other = tmp_path / "elsewhere"
-    good_file((other / "saves").resolve().parent.joinpath("saves") if (other / "saves").mkdir(parents=True) is None else other)
+    (other / "saves").mkdir(parents=True)
+    good_file(other / "saves")
     assert main(["--data-dir", str(other), "saves"]) == 0
     out = capsys.readouterr().out
     assert f"saves in {other / 'saves'}:" in out and "good" in out

@@ -53,6 +53,27 @@ def fork(child: object) -> int:
     return pid
 
 
+def wait_for_a_write(path: Path, inode: int, timeout: float = 5.0) -> None:
+    """Until ``path`` is replaced (each save renames a new file into place), so that the kill that
+    follows lands after this writer has saved at least once, however slow the disk is today."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if path.stat().st_ino != inode:
+                return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.001)
+    raise AssertionError("the child never saved")
+
+
+def inode(path: Path) -> int:
+    try:
+        return path.stat().st_ino
+    except FileNotFoundError:
+        return -1
+
+
 def kill(pid: int) -> None:
     os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
@@ -76,7 +97,10 @@ def test_killing_the_writer_at_random_moments_keeps_a_whole_save(tmp_path: Path)
     kills = 0
     seen = set()
     while kills < 400 and time.monotonic() < deadline:
+        was = inode(path)
         pid = fork(writer)
+        if kills % 2:
+            wait_for_a_write(path, was)
         time.sleep(rnd.choice((0, 0.0005, 0.001, 0.002, 0.005, 0.01, rnd.uniform(0, 0.03))))
         kill(pid)
         kills += 1
@@ -106,19 +130,17 @@ def test_killing_a_playing_autosaving_store_keeps_a_loadable_game(tmp_path: Path
             seed += 1
 
     rnd = random.Random(5)
-    first = fork(game)
-    while not path.exists():  # wait for the first autosave
-        time.sleep(0.005)
-    kill(first)
     deadline = time.monotonic() + 6
     kills = 0
     moves = set()
     while kills < 60 and time.monotonic() < deadline:
+        was = inode(path)
         pid = fork(game)
-        time.sleep(rnd.uniform(0.005, 0.08))
+        wait_for_a_write(path, was)
+        time.sleep(rnd.uniform(0, 0.05))
         kill(pid)
         kills += 1
         store = LocalStore.load(path, eng, bot_delay=0, verify=True, backups=False)
         moves.add(len(store.actions))
     assert kills >= 20
-    assert len(moves) >= 5  # games at many different points were saved and reloaded
+    assert len(moves) >= 5, (kills, sorted(moves))  # games at many different points were saved and reloaded

@@ -70,7 +70,9 @@ def mutate_bytes(rnd: random.Random, data: bytes) -> bytes:
             b[i] ^= 1 << rnd.randrange(8)
     elif op == 1:  # overwrite bytes with interesting values
         for _ in range(rnd.randint(1, 4)):
-            b[rnd.randrange(len(b))] = rnd.choice((0x00, 0xFF, 0x7F, 0x80, 0xC0, 0xC1, 0xDC, 0xDD, 0xDE, 0xDF))
+            b[rnd.randrange(len(b))] = rnd.choice(
+                (0x00, 0xFF, 0x7F, 0x80, 0xC0, 0xC1, 0xDC, 0xDD, 0xDE, 0xDF)
+            )
     elif op == 2:  # truncate
         del b[rnd.randrange(len(b)) :]
     elif op == 3:  # insert

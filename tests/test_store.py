@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+import mqtui.saves.autosave as autosave_module
 from mqtui import saves
 from mqtui.engine.actions import Action, IllegalAction
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import HIDDEN, State
 from mqtui.engine.view import view_for
-from mqtui.saves import autosave as autosave_module
 from mqtui.store import GameStore, LocalStore, Seat, Snapshot, install_signal_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,13 @@ async def test_equipping_can_be_undone_and_redone() -> None:
     await store.undo()
     assert store.state == before and store.actions == []
     assert first.a in store.snapshot().view.heroes[0].hand
-    assert store.log[-1].kind == "undo" and "Ann takes back" in store.log[-1].text
+    assert store.log[-1].kind == "undo"
+    assert (
+        store.log[-1].text
+        == f"Ann takes back: Ann {'equips' if first.kind == 'equip' else 'puts'} "
+        + (store.log[-1].text.split(" ", 5)[5])
+    )
+    assert store.cards.names[first.a] in store.log[-1].text
     assert store.can_redo() and store.snapshot().redo and not store.can_undo()
     await store.redo()
     assert store.state == after and store.actions == [first]
@@ -143,14 +149,27 @@ def test_exploring_cannot_be_undone() -> None:
     assert not store.can_undo()
 
 
-def test_someone_else_acting_ends_the_undo() -> None:
-    store = LocalStore.new(engine(), HOTSEAT, 3, bot_delay=0)
-    store.apply(Action(0, "done"))
-    assert store.can_undo(0)
-    assert not store.can_undo(1)  # only the one who acted may take it back
-    assert not store.snapshot(1).undo and store.snapshot(0).undo
+def test_hot_seat_undo_lasts_until_someone_else_acts() -> None:
+    for seed in range(200):  # a game where Bob can equip something at setup
+        store = LocalStore.new(engine(), HOTSEAT, seed, bot_delay=0)
+        setup = copy_state(store.state)
+        store.apply(Action(0, "done"))
+        bob = [a for a in store.snapshot().legal if a.kind in ("equip", "stow", "belt")]
+        if bob:
+            break
+    assert store.snapshot().seat == 1  # the screen shows Bob, who decides now ...
+    assert store.can_undo() and store.snapshot().undo  # ... and Ann may still take hers back
+    assert store.can_undo(0) and not store.can_undo(1)  # by seat: only the one who acted
+    assert store.snapshot(0).undo and not store.snapshot(1).undo
     with pytest.raises(IllegalAction):
         store.undo_now(1)
+    store.undo_now()
+    assert store.state == setup and store.snapshot().seat == 0
+    store.redo_now()
+    store.apply(bob[0])  # Bob acts: Ann's action is final now, Bob's own can be taken back
+    assert store.can_undo(1) and not store.can_undo(0)
+    store.undo_now()
+    assert not store.can_undo(0) and store.engine.deciding(store.state) == 1
 
 
 def test_a_bot_acting_ends_the_undo() -> None:
@@ -304,12 +323,14 @@ def test_autosave_follows_every_action(tmp_path: Path) -> None:
     assert saves.read(path).state == store.state
 
 
-def test_autosave_is_off_the_callers_path_and_coalesces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_autosave_is_off_the_callers_path_and_coalesces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """While the disk is stuck, actions still return at once; afterwards only the newest state is
     written, not every one in between."""
     gate = threading.Event()
     written: list[bytes] = []
-    real = autosave_module.write_atomic
+    real = saves.write_atomic
 
     def slow_write(path: Path, data: bytes, backups: int = 2) -> None:
         assert gate.wait(10), "the writer was never released"
@@ -347,6 +368,33 @@ def test_autosave_reports_a_failure_and_keeps_playing(tmp_path: Path) -> None:
         store.close()
 
 
+def test_a_signal_in_the_middle_of_an_action_saves_the_last_whole_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, moves = find_equip()
+    path = tmp_path / "auto.mqsave"
+    store.autosave_to(path)
+    equip = next(a for a in moves if a.kind == "equip")
+    whole = copy_state(store.state)
+    real = Engine._do_equip
+
+    on_disk: list[State] = []
+
+    def interrupted(self: Engine, s: State, a: Action, ev: list[object]) -> None:
+        real(self, s, a, ev)  # type: ignore[arg-type]
+        store.save_now()  # what the SIGHUP handler does, arriving right here
+        on_disk.append(saves.read(path).state)
+
+    monkeypatch.setattr(Engine, "_do_equip", interrupted)
+    try:
+        store.apply(equip)
+        assert on_disk == [whole]  # not the half-applied action
+        store.save_now()
+        assert saves.read(path).state == store.state
+    finally:
+        store.close()
+
+
 def test_the_autosave_hook_for_continue(tmp_path: Path) -> None:
     store = LocalStore.new(engine(), SOLO, 17, bot_delay=0)
     path = store.autosave()
@@ -354,6 +402,7 @@ def test_the_autosave_hook_for_continue(tmp_path: Path) -> None:
     assert saves.read(path).state == store.state
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP on this platform")
 def test_sighup_saves_then_exits(tmp_path: Path) -> None:
     """A dropped connection: the process saves the latest state, then exits with 128 + SIGHUP."""
     path = tmp_path / "hup.mqsave"
@@ -380,6 +429,7 @@ print("not reached", flush=True)
     assert saves.read(path).state.n == int(proc.stdout.split()[0]) == 2
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGUSR1"), reason="no SIGUSR1 on this platform")
 def test_signal_handler_calls_the_apps_exit(tmp_path: Path) -> None:
     store = LocalStore.new(engine(), SOLO, 18, bot_delay=0)
     path = tmp_path / "term.mqsave"

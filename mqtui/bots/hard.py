@@ -1,21 +1,251 @@
-"""The hard bot (placeholder while the normal bot is being built)."""
+"""The hard bot: the normal bot's judgement, checked by looking ahead on the big decisions.
+
+For a big decision (walk into a fight or explore or not, interfere or not, help or not, whom to invite
+on what terms) it takes a few candidate actions (the normal bot's choice among them), samples full
+states consistent with its view (:func:`mqtui.bots.knowledge.sample_state`: hidden hands and decks
+dealt from the unseen cards), plays each candidate on each sample with every seat following the normal
+policy until the fight is over and the acting hero has its next free decision, and scores the result
+with :func:`mqtui.bots.eval.position_score`. Every candidate sees the same samples (common random
+numbers); the best mean wins. Small decisions go to the normal policy.
+
+The work is measured in rollout steps, not seconds, so a decision depends only on the view and the
+seed; a wall-clock deadline (``deadline_ms``) only guards against pathological positions.
+"""
 
 from __future__ import annotations
 
+import random
+import time
+import zlib
+
 from mqtui.bots import Choice
-from mqtui.bots.normal import decide
+from mqtui.bots.eval import position_score
+from mqtui.bots.knowledge import sample_state
+from mqtui.bots.normal import (
+    Ctx,
+    Params,
+    build,
+    decide,
+    hostile_at,
+    move_options,
+    quick_plays,
+)
 from mqtui.engine.actions import Action
-from mqtui.engine.game import Engine
-from mqtui.engine.state import State
+from mqtui.engine.cards import DXM
+from mqtui.engine.content import Content
+from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.heroes import MAX_LEVEL
+from mqtui.engine.legal import legal_actions
+from mqtui.engine.state import ACT, INVITE, SETUP, STAGE_OVER, WINDOW, State
+from mqtui.engine.state import DX, DY, cell_key
+
+STEP_COST = {ACT: 6}  # rollout steps an ACT decision costs (the normal bot plans there); others cost 1
+ROLLOUT_CAP = 250  # decisions in one rollout before it is cut short
+
+
+class RolloutEngine(Engine):
+    """An engine for rollouts. It shares the real engine's card table; its legal-action cache holds a
+    reference to the state it describes, so a new state can never be mistaken for a freed one."""
+
+    def __init__(self, base: Engine) -> None:  # noqa: D107 - no parent init: reuse the table
+        self.content: Content = base.content
+        self.cards = base.cards
+        self._held: State | None = None
+        self._held_key: tuple[int, int] = (-1, -1)
+        self._held_legal: list[Action] = []
+
+    def legal(self, s: State, seat: int) -> list[Action]:
+        if self._held is not s or self._held_key != (s.n, seat):
+            self._held = s
+            self._held_key = (s.n, seat)
+            self._held_legal = legal_actions(self.cards, s, seat)
+        return self._held_legal
 
 
 class HardBot:
     kind = "hard"
     needs_view = True
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        steps: int = 900,
+        samples: int = 24,
+        deadline_ms: float = 800.0,
+        params: Params | None = None,
+    ) -> None:
         self.seed = seed
+        self.steps = steps  # rollout budget per decision, in steps (see STEP_COST)
+        self.samples = samples  # most samples per decision
+        self.deadline = deadline_ms / 1000
+        self.params = params or Params()
+        self.margin = 0.05  # least mean gain (level units) for overriding the normal choice
+        self.z = 1.0  # ... and at least this many standard errors
+        self._sims: dict[int, RolloutEngine] = {}
+        self.last_samples = 0  # how many samples the last decision used (for the benchmarks)
+
+    def _sim(self, engine: Engine) -> RolloutEngine:
+        sim = self._sims.get(id(engine))
+        if sim is None or sim.cards is not engine.cards:
+            sim = RolloutEngine(engine)
+            self._sims = {id(engine): sim}
+        return sim
 
     def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice:
-        assert view is not None
-        return decide(engine.cards, view, seat, legal)
+        assert view is not None, "the hard bot needs the seat's view"
+        self.last_samples = 0
+        base = decide(engine.cards, view, seat, legal, self.params)
+        if len(legal) == 1:
+            return base
+        candidates = self.candidates(engine, view, seat, legal, base)
+        if len(candidates) < 2:
+            return base
+        return self.search(engine, view, seat, candidates, base)
+
+    # -- which decisions are big, and what to compare ----------------------------------------------
+
+    def candidates(
+        self, engine: Engine, view: State, seat: int, legal: list[Action], base: Choice
+    ) -> list[Choice]:
+        f = view.frames[-1]
+        ctx = Ctx(engine.cards, view, seat, legal, self.params)
+        out: list[Choice] = [base]
+
+        def add(a: Action, why: str = "") -> None:
+            if a in legal and all(c.action != a for c in out):
+                out.append(Choice(a, why))
+
+        if f.kind == ACT:
+            if ctx.me.level >= MAX_LEVEL or build(ctx) is not None or quick_plays(ctx) is not None:
+                return out
+            if base.action.kind not in ("move", "search", "challenge", "end", "deal", "pickup"):
+                return out
+            local, remotes = move_options(ctx)
+            risky = [o for o in [*local, *remotes] if _risky(ctx, o[1])]
+            if not risky and not _risky(ctx, base.action):
+                return out
+            for o in sorted(risky, key=lambda o: -o[0])[:3]:
+                add(o[1], o[2])
+            safe = [o for o in [*local, *remotes] if not _risky(ctx, o[1]) and o[0] > 0]
+            if safe:
+                add(max(safe, key=lambda o: o[0])[1])
+            for a in ctx.has("end"):
+                add(a, "ends the turn: the look-ahead finds nothing better")
+            return out
+        if f.kind == WINDOW and f.stage == "pre":
+            c = view.combat
+            assert c is not None
+            cards = [a for a in legal if a.kind in ("enhance", "use", "wander")]
+            invites = [a for a in legal if a.kind == "invite"]
+            if not cards and not invites:
+                return out
+            for a in legal:
+                if a.kind == "pass":
+                    add(a)
+            seen: set[int] = set()
+            for a in cards:
+                if a.a in seen:
+                    continue
+                side_ok = a.kind != "use" or a.b == (0 if seat in (c.active, c.helper) else 1)
+                enh_ok = a.kind != "enhance" or _enhance_helps(engine, view, seat, a)
+                if side_ok and enh_ok:
+                    seen.add(a.a)
+                    add(a)
+            for a in _invite_menu(invites):
+                add(a)
+            return out[:9]
+        if f.kind == INVITE:
+            for a in legal:
+                add(a)
+            return out
+        return out
+
+    # -- the look-ahead --------------------------------------------------------------------------------
+
+    def search(self, engine: Engine, view: State, seat: int, candidates: list[Choice], base: Choice) -> Choice:
+        started = time.perf_counter()
+        sim = self._sim(engine)
+        t = engine.cards
+        key = f"{self.seed}:{seat}:{view.n}:{view.actions}:{view.round}".encode()
+        rnd = random.Random(zlib.crc32(key))
+        scores: list[list[float]] = [[] for _ in candidates]
+        spent = 0
+        n = 0
+        while n < self.samples and spent < self.steps:
+            sample = sample_state(t, view, seat, rnd)
+            for i, choice in enumerate(candidates):
+                s = copy_state(sample)
+                sim.apply(s, choice.action)
+                spent += 1 + self._rollout(sim, s, seat)
+                scores[i].append(position_score(t, s, seat))
+            n += 1
+            if time.perf_counter() - started > self.deadline:
+                break
+        self.last_samples = n
+        # a candidate replaces the normal bot's choice (index 0) only if it is clearly better on the
+        # same samples: its mean paired gain must beat the noise
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates)):
+            diffs = [a - b for a, b in zip(scores[i], scores[0], strict=True)]
+            gain = sum(diffs) / n
+            var = sum((d - gain) ** 2 for d in diffs) / max(1, n - 1)
+            if gain > max(self.margin, self.z * (var / n) ** 0.5) and gain > best_gain:
+                best, best_gain = i, gain
+        if best == 0:
+            return base
+        chosen = candidates[best]
+        why = chosen.why or _describe(chosen.action)
+        return Choice(chosen.action, f"{why} (looked ahead: {best_gain:+.2f} over {_describe(base.action)})")
+
+    def _rollout(self, sim: RolloutEngine, s: State, seat: int) -> int:
+        """Play on with the normal policy until the fight in hand is over and the turn's player has a
+        free decision again (or the next turn begins). Returns the steps spent."""
+        t = sim.cards
+        steps = 0
+        moves = 0
+        while s.stage != STAGE_OVER and moves < ROLLOUT_CAP:
+            top = s.frames[-1] if s.frames else None
+            if top is None or (s.combat is None and top.kind in (ACT, SETUP)):
+                break
+            who = top.seat
+            legal = sim.legal(s, who)
+            choice = decide(t, s, who, legal, self.params)
+            sim.apply(s, choice.action)
+            steps += STEP_COST.get(top.kind, 1)
+            moves += 1
+        return steps
+
+
+def _describe(a: Action) -> str:
+    return str(a).split(" ", 1)[1]
+
+
+def _risky(ctx: Ctx, a: Action) -> bool:
+    """Actions whose outcome the dice or hidden cards decide: fights, exploring, searching."""
+    if a.kind in ("search", "challenge"):
+        return True
+    if a.kind != "move":
+        return False
+    me = ctx.me
+    cell = (me.x + DX[a.a], me.y + DY[a.a])
+    if cell_key(*cell) not in ctx.s.grid:
+        return True
+    return bool(hostile_at(ctx, cell))
+
+
+def _enhance_helps(engine: Engine, view: State, seat: int, a: Action) -> bool:
+    """Enhancers worth a look: plus cards against others, minus cards for our own side."""
+    c = view.combat
+    assert c is not None
+    amount = engine.cards.dxm[a.a].amount if engine.cards.deck_of[a.a] == DXM else 0
+    ours = seat in (c.active, c.helper)
+    return (amount < 0) == ours
+
+
+def _invite_menu(invites: list[Action]) -> list[Action]:
+    """A few terms per invitee: nothing, a little gold, one Treasure, one Treasure and gold."""
+    wanted = {(0, 0), (0, 100), (1, 0), (1, 100), (0, 200)}
+    return [a for a in invites if (a.b, a.c) in wanted]
+
+
+__all__ = ["HardBot", "RolloutEngine"]

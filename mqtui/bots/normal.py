@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import msgspec
 
@@ -70,6 +71,7 @@ from mqtui.engine.state import (
 )
 
 Cell = tuple[int, int]
+T = TypeVar("T")
 
 POWER_VALUES: dict[str, float] = {
     "combat_bonus": 0.45,  # per point
@@ -116,6 +118,7 @@ class Ctx:
     _loadout: frozenset[int] | None = None
     _unseen: dict[str, list[int]] | None = None
     _explore: float | None = None
+    memo: dict[object, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.me = self.s.heroes[self.seat]
@@ -140,6 +143,14 @@ class Ctx:
 
     def value(self, uid: int) -> float:
         return card_value(self.t, self.me, uid, self.loadout)
+
+    def cached(self, key: object, make: Callable[[], T]) -> T:
+        """Memoise a fact for the length of this decision."""
+        if key in self.memo:
+            return self.memo[key]  # type: ignore[return-value]
+        value = make()
+        self.memo[key] = value
+        return value
 
 
 class NormalBot:
@@ -409,15 +420,16 @@ def reach_factor(ctx: Ctx, cost: int) -> float:
     return TURN_DISCOUNT**turns
 
 
-def plan(ctx: Ctx) -> Choice | None:
-    """The best use of the Moves left: a local action here, or the first step toward the best goal."""
-    t, s, me = ctx.t, ctx.s, ctx.me
-    if me.level >= MAX_LEVEL:
-        return go_home(ctx)
+Option = tuple[float, Action, str]  # (value, action, why)
+
+
+def move_options(ctx: Ctx) -> tuple[list[Option], list[Option]]:
+    """Everything worth considering now: local actions here, and one best goal per first step
+    (exploring counts as a goal through its side)."""
+    me = ctx.me
     here = (me.x, me.y)
     local = local_options(ctx)
-    best_local = max(local, key=lambda o: o[0]) if local else None
-    remote: tuple[float, Action, str] | None = None
+    remote: dict[int, Option] = {}
     moves = {a.a: a for a in ctx.has("move")}
     if moves:
         dist, first = paths(ctx)
@@ -431,11 +443,22 @@ def plan(ctx: Ctx) -> Choice | None:
             if v <= 0:
                 continue
             score = v * reach_factor(ctx, cost) - MOVE_COST * cost
-            if remote is None or score > remote[0]:
-                remote = (score, moves[side], why)
-        explore = explore_options(ctx, moves)
-        if explore is not None and (remote is None or explore[0] > remote[0]):
-            remote = explore
+            if side not in remote or score > remote[side][0]:
+                remote[side] = (score, moves[side], why)
+        for side, opt in explore_options(ctx, moves).items():
+            if side not in remote or opt[0] > remote[side][0]:
+                remote[side] = opt
+    return local, sorted(remote.values(), key=lambda o: -o[0])
+
+
+def plan(ctx: Ctx) -> Choice | None:
+    """The best use of the Moves left: a local action here, or the first step toward the best goal."""
+    me = ctx.me
+    if me.level >= MAX_LEVEL:
+        return go_home(ctx)
+    local, remotes = move_options(ctx)
+    best_local = max(local, key=lambda o: o[0]) if local else None
+    remote = remotes[0] if remotes else None
     if best_local is not None and best_local[0] > 0:
         # a local action first, unless it costs the Move that the better goal needs this turn
         if remote is None or best_local[0] >= remote[0] or me.moves - 1 >= _needed(ctx, remote[1]):
@@ -532,9 +555,9 @@ def frontier_value(ctx: Ctx, cell: Cell) -> float:
     return 0.0
 
 
-def local_options(ctx: Ctx) -> list[tuple[float, Action, str]]:
+def local_options(ctx: Ctx) -> list[Option]:
     t, s, me = ctx.t, ctx.s, ctx.me
-    out: list[tuple[float, Action, str]] = []
+    out: list[Option] = []
     room = room_at(s, me.x, me.y)
     assert room is not None
     rdef = room_def(t, room)
@@ -608,7 +631,7 @@ def deal_value(ctx: Ctx, room_index: int) -> float:
 
 def treasure_worth(ctx: Ctx) -> float:
     """An unknown Treasure card: worth more while the hero's gear is thin."""
-    g = gear_score(ctx.t, ctx.me)
+    g = ctx.cached("gear", lambda: gear_score(ctx.t, ctx.me))
     return TREASURE_VALUE + max(0.0, 0.35 - 0.03 * g)
 
 
@@ -628,18 +651,17 @@ def search_value(ctx: Ctx, room_index: int, searched: int) -> float:
     return v / 10 - 0.08
 
 
-def explore_options(ctx: Ctx, moves: dict[int, Action]) -> tuple[float, Action, str] | None:
+def explore_options(ctx: Ctx, moves: dict[int, Action]) -> dict[int, Option]:
     s, me = ctx.s, ctx.me
+    out: dict[int, Option] = {}
     if not s.tiles:
-        return None
-    best: tuple[float, Action, str] | None = None
+        return out
     for side, a in moves.items():
         if cell_key(me.x + DX[side], me.y + DY[side]) in s.grid:
             continue
         ev = explore_ev(ctx) - 0.05 * (_needed(ctx, a) - 1)
-        if best is None or ev > best[0]:
-            best = (ev, a, f"explores {'NESW'[side]} (expects {ev:+.1f})")
-    return best
+        out[side] = (ev, a, f"explores {'NESW'[side]} (expects {ev:+.1f})")
+    return out
 
 
 def explore_ev(ctx: Ctx) -> float:
@@ -670,6 +692,10 @@ def explore_ev(ctx: Ctx) -> float:
 
 def expected_interference(ctx: Ctx, boss: bool = False) -> float:
     """Monster strength the hero expects opponents to add to its fight."""
+    return ctx.cached(("interference", boss), lambda: _expected_interference(ctx, boss))
+
+
+def _expected_interference(ctx: Ctx, boss: bool) -> float:
     s, seat = ctx.s, ctx.seat
     unseen = ctx.unseen
     pos = [ctx.t.dxm[u].amount for u in unseen[DXM] if ctx.t.dxm[u].kind == "enhancer" and ctx.t.dxm[u].amount > 0]
@@ -699,8 +725,13 @@ def win_value(ctx: Ctx, foes: list[MonsterDef], hero: Hero | None = None) -> flo
 
 
 def loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...] = (), hero: Hero | None = None) -> float:
-    t = ctx.t
     hero = hero or ctx.me
+    key = ("loss", hero.seat, tuple(d.id for d in foes), tuple(rules))
+    return ctx.cached(key, lambda: _loss_cost(ctx, foes, rules, hero))
+
+
+def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero: Hero) -> float:
+    t = ctx.t
     if hero.life <= 1:
         return death_cost(ctx, hero)
     cost = LIFE_COST.get(hero.life, 0.25)
@@ -711,13 +742,17 @@ def loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...] = (), 
     if has_power(t, hero, "d10_escape"):
         p_fail *= 1 - min(hero.level, 10) / 10
     for d in foes:
-        cost += p_fail * sum(effect_cost(t, hero, e, own=True, life=hero.life - 1) for e in d.bad_stuff)
+        cost += p_fail * sum(
+            ctx.cached(("effect", hero.seat, e), lambda e=e: effect_cost(t, hero, e, own=True, life=hero.life - 1))  # type: ignore[misc]
+            for e in d.bad_stuff
+        )
     return cost
 
 
 def death_cost(ctx: Ctx, hero: Hero) -> float:
     t = ctx.t
-    gear = sum(card_value(t, hero, u) for u in carried(hero))
+    loadout = ctx.loadout if hero is ctx.me else None
+    gear = sum(card_value(t, hero, u, loadout) for u in carried(hero))
     return 0.7 * gear + (1.0 if hero.level > 1 else 0.0) + 0.4 - 2 * DXM_VALUE - 2 * TREASURE_VALUE + 1.2
 
 
@@ -738,7 +773,8 @@ def effect_cost(t: CardTable, hero: Hero, e: Effect, own: bool, life: int | None
         things = carried(hero)
         if not things:
             return 0.0
-        values = sorted(card_value(t, hero, u) for u in things)
+        loadout = best_loadout(t, hero)[0]
+        values = sorted(card_value(t, hero, u, loadout) for u in things)
         return sum(values[: e.amount])
     if k == "lose_gold":
         return min(hero.gold, e.amount) * GOLD_VALUE
@@ -764,6 +800,11 @@ def effect_cost(t: CardTable, hero: Hero, e: Effect, own: bool, life: int | None
 
 def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     """(expected value, chance to win) of fighting ``foes`` in a room with ``rules`` now."""
+    key = ("fight", tuple(d.id for d in foes), tuple(rules))
+    return ctx.cached(key, lambda: _fight_ev(ctx, foes, rules))
+
+
+def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     t, me = ctx.t, ctx.me
     tags = {tag for d in foes for tag in d.tags}
     rr = tuple(r for r in rules if hasattr(r, "kind"))
@@ -773,7 +814,7 @@ def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tup
     ties = wins_ties(t, [me])
     e = expected_interference(ctx)
     p0 = p_win(round(h - m - e), dice, ties)
-    boost, cost = oneshot_boost(ctx)
+    boost, cost = ctx.cached("boost", lambda: oneshot_boost(ctx))
     p1 = p_win(round(h + boost - m - e), dice, ties) if boost else p0
     w = win_value(ctx, foes)
     lc = loss_cost(ctx, foes, rr)

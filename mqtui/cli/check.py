@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
                 saves.verify(data, engine)
         except saves.SaveError as exc:
             bad += 1
-            print(f"{name}: bad: {exc}", flush=True)
+            hint = " (check against it with --content DIR...)" if "made with content" in str(exc) else ""
+            print(f"{name}: bad: {exc}{hint if not content else ''}", flush=True)
             continue
         summary = saves.summarise(data.state, data.seats, len(data.actions))
         extra = ", log verified" if args.verify else ""

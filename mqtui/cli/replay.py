@@ -72,7 +72,12 @@ def _run(args: argparse.Namespace) -> int:
         engine = saves.engine_for(data.header, [Path(d) for d in args.content] if args.content else None)
         saves.validate(data, engine)
     except saves.SaveError as exc:
-        return fail(str(exc), 2)
+        hint = (
+            " (replay it with --content DIR...)"
+            if "made with content" in str(exc) and not args.content
+            else ""
+        )
+        return fail(f"{exc}{hint}", 2)
     seat = args.seat
     result.update(seed=data.seed, players=[p.name for p in data.seats], format=data.format)
     total = len(data.actions)
@@ -101,7 +106,8 @@ def _run(args: argparse.Namespace) -> int:
         lines.append(head)
         lines.extend(f"       {t}" for t in texts)
         if progress is not None and task is not None:
-            progress.advance(task)
+            if action is not None:
+                progress.advance(task)
             if len(lines) >= 64:
                 progress.console.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
                 lines.clear()

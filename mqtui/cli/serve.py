@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--abandon", type=float, default=300.0, help="seconds away before a bot takes the seat (0: never)"
     )
     parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each computer decision")
+    parser.add_argument(
+        "--max-rate", type=float, default=20.0, help="messages a second one client may send (default 20)"
+    )
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
     parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
     parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")
@@ -78,6 +81,7 @@ def _options(args: argparse.Namespace) -> Any:
         turn_timeout=args.turn_timeout,
         abandon=args.abandon,
         bot_delay=args.bot_delay,
+        rate=args.max_rate,
         socket=args.socket,
         ssh=not args.no_ssh,
         local_seat=args.local_seat,

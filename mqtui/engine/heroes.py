@@ -173,15 +173,14 @@ def apply_effect(t: CardTable, s: State, ev: list[Event], hero: Hero, e: Effect,
     if k == "lose_levels":
         set_level(t, s, ev, hero, hero.level - e.amount, source)
     elif k == "lose_slot":
-        lost = [
-            u
-            for u in hero.equipped
-            if t.treasure[u].slot == e.slot or (e.slot == "big" and t.treasure[u].big)
-        ]
-        if e.slot == "hand":
+        if e.slot == "big":  # the Big item, in use or in the backpack
+            lost = [u for u in hero.equipped + hero.backpack if t.treasure[u].big]
+        elif e.slot == "hand":
             lost = [u for u in hero.equipped if t.treasure[u].slot in ("hand", "two_hands")]
+        else:
+            lost = [u for u in hero.equipped if t.treasure[u].slot == e.slot]
         for u in lost[:1]:
-            hero.equipped.remove(u)
+            remove_card(hero, u)
             discard(t, s, u)
             ev.append(Event("lose", f"{name} loses {t.names[u]} ({source})."))
     elif k == "lose_item":

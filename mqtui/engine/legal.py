@@ -132,18 +132,21 @@ def _setup(t: CardTable, hero: Hero) -> list[Action]:
     return out
 
 
-def move_cost(t: CardTable, s: State, hero: Hero, d: int) -> int | None:
-    """Moves needed to go through side d now (None: impossible), after the spend-all rule."""
+def move_cost(t: CardTable, s: State, hero: Hero, d: int, leave: int | None = None) -> int | None:
+    """Moves needed to go through side d now (None: impossible), after the spend-all rule.
+
+    ``leave`` is the extra cost of leaving the hero's room, when the caller already knows it."""
     if hero.explored:
         return None
     kind = s.edges.get(edge_key(hero.x, hero.y, d))
-    costs = t.content.tables.move_cost
-    if kind is None or kind not in costs:
+    base = t.content.tables.move_cost.get(kind) if kind is not None else None
+    if base is None:
         return None
-    if cell_key(hero.x + DX[d], hero.y + DY[d]) not in s.grid and not s.tiles:
+    if not s.tiles and cell_key(hero.x + DX[d], hero.y + DY[d]) not in s.grid:
         return None  # nothing left to explore with
-    leave = sum(r.amount for r in room_def(t, hero_room(s, hero)).rules if r.kind == "leave_cost")
-    cost = costs[kind] + leave
+    if leave is None:
+        leave = leave_cost(t, s, hero)
+    cost = base + leave
     if cost <= hero.moves:
         return cost
     if not hero.moved and hero.moves > 0:
@@ -151,14 +154,21 @@ def move_cost(t: CardTable, s: State, hero: Hero, d: int) -> int | None:
     return None
 
 
+def leave_cost(t: CardTable, s: State, hero: Hero) -> int:
+    """The extra Moves it costs to walk out of the hero's room."""
+    return sum(r.amount for r in room_def(t, hero_room(s, hero)).rules if r.kind == "leave_cost")
+
+
 def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
     seat = hero.seat
     out = [Action(seat, "end")]
-    for d in range(4):
-        if move_cost(t, s, hero, d) is not None:
-            out.append(Action(seat, "move", d))
     room = hero_room(s, hero)
     rdef = room_def(t, room)
+    if not hero.explored:
+        leave = sum(r.amount for r in rdef.rules if r.kind == "leave_cost")
+        for d in range(4):
+            if move_cost(t, s, hero, d, leave) is not None:
+                out.append(Action(seat, "move", d))
     if hero.moves >= 1:
         _deals(t, hero, rdef.deal, out)
         out.extend(Action(seat, "pickup", i) for i in range(len(room.piles)))

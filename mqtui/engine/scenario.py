@@ -707,6 +707,8 @@ def run(engine: Engine, sc: Scenario) -> Result:
         _run(engine, sc, result)
     except (ScenarioError, NotationError) as exc:
         result.failures.append(f"scenario error: {exc}")
+    except Exception as exc:  # an engine crash while setting up is a failure too, in its own words
+        result.failures.append(f"the engine raised {type(exc).__name__}: {exc}")
     return result
 
 

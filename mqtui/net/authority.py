@@ -313,6 +313,13 @@ class Authority:
         if self.saver is not None:
             self.saver.close()
 
+    def discard(self) -> None:
+        """Stop without saving (the server never started)."""
+        self.closing = True
+        if self.saver is not None:
+            self.saver.close()
+            self.saver = None
+
     # -- seats ----------------------------------------------------------------------------------------
 
     def seat_infos(self) -> list[SeatInfo]:
@@ -323,7 +330,10 @@ class Authority:
         spec = self.game.codes.get(code)
         if spec is None:
             return None
-        return claim_for_spec(spec, f"code:{code}", f"code {code}")
+        identity = f"code:{code}"
+        if spec == ANY:  # shared by everyone who picks a seat with it: each picker is someone else
+            identity += ":" + secrets.token_hex(4)
+        return claim_for_spec(spec, identity, f"code {code}")
 
     def free_seats(self, identity: str = "") -> list[int]:
         """Seats a picking player may take: human seats nobody owns (or that this identity owns)."""

@@ -40,7 +40,11 @@ def make_app(store: Any, choice: str = "auto") -> Any:
     if choice in ("auto", "mqapp"):
         try:
             ui = importlib.import_module("mqtui.ui.app")  # lazily: the full app is big
-            return ui.MQApp(store=store)
+            try:
+                # a remote player must not change the host's settings file
+                return ui.MQApp(store=store, save_settings_file=False)
+            except TypeError:
+                return ui.MQApp(store=store)
         except ImportError:
             if choice == "mqapp":
                 raise

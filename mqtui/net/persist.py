@@ -128,6 +128,10 @@ class Saver:
             os.chmod(with_mode, 0o600)  # join codes are secrets
             self._sidecar = data
 
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every submitted save is on disk."""
+        return self._writer.flush(timeout)
+
     @property
     def writes(self) -> int:
         return self._writer.writes

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import errno
 import fcntl
+import logging
 import os
 import re
 import signal
@@ -22,6 +23,8 @@ import termios
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+log = logging.getLogger("mqtui.net")
 
 DEFAULT_SIZE = (80, 24)
 TRUECOLOR_TERMS = ("xterm-kitty", "alacritty", "wezterm", "foot", "xterm-ghostty", "contour", "iterm2")
@@ -193,6 +196,9 @@ async def relay(process: Any, child: Child, stats: RelayStats | None = None) -> 
     exit_task = asyncio.ensure_future(child.proc.wait())
     try:
         done, _ = await asyncio.wait({out_task, in_task, exit_task}, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            if task is not exit_task and task.exception() is not None:  # a closed channel, mostly
+                log.debug("relay: %s", task.exception())
         if in_task in done:
             await stop(child)  # the player left: end their app
         else:
@@ -205,10 +211,19 @@ async def relay(process: Any, child: Child, stats: RelayStats | None = None) -> 
     finally:
         for task in (out_task, in_task):
             task.cancel()
+            task.add_done_callback(_quiet)
+        if child.proc.returncode is None:  # cancelled (the server is stopping): do not leave it behind
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signal.SIGTERM)
         with contextlib.suppress(OSError):
             os.close(master)
     code = child.proc.returncode
     return code if code is not None and code >= 0 else 1
+
+
+def _quiet(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved: a relay half that failed as the session ended is no news
 
 
 async def stop(child: Child, grace: float = 2.0) -> None:

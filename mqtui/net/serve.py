@@ -39,6 +39,7 @@ class ServeOptions:
     turn_timeout: float = 0.0
     abandon: float = 300.0
     bot_delay: float = 0.6
+    rate: float = 20.0
     socket: str | None = None
     ssh: bool = True
     local_seat: int | None = None
@@ -47,7 +48,12 @@ class ServeOptions:
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
     config = TableConfig(
-        timeout=opts.timeout, turn_timeout=opts.turn_timeout, abandon=opts.abandon, bot_delay=opts.bot_delay
+        timeout=opts.timeout,
+        turn_timeout=opts.turn_timeout,
+        abandon=opts.abandon,
+        bot_delay=opts.bot_delay,
+        rate=opts.rate,
+        burst=max(40.0, 2 * opts.rate),
     )
     if opts.load:
         path = Path(opts.load)
@@ -79,7 +85,14 @@ def _keys(opts: ServeOptions, save_path: Path) -> KeyTable:
     return KeyTable(Path(opts.keys) if opts.keys else save_path.with_name(save_path.stem + ".keys"))
 
 
-def banner(authority: Authority, save_path: Path, host: str | None, port: int, sock: str | None) -> str:
+def banner(
+    authority: Authority,
+    save_path: Path,
+    host: str | None,
+    port: int,
+    sock: str | None,
+    fingerprint: str = "",
+) -> str:
     a = authority
     lines = [f"mqtui serve: game {a.game.game}, {len(a.slots)} seats, autosaving to {save_path}"]
     target = f"{host}" if host and ":" not in host else f"[{host}]"
@@ -104,6 +117,8 @@ def banner(authority: Authority, save_path: Path, host: str | None, port: int, s
             lines.append(f"  {label:<29} {join(codes[0])}")
     if host:
         lines.append("  (or plain 'ssh -p PORT HOST' and type the code at the 'Join code:' prompt)")
+        if fingerprint:
+            lines.append(f"Host key {fingerprint}: players can compare it with what ssh shows them")
     keys = a.keys
     if keys.path is not None:
         n = len(keys.entries)
@@ -146,8 +161,8 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    await authority.start()
     port = 0
+    started = False
     try:
         if opts.ssh:
             try:
@@ -158,8 +173,15 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
         if opts.socket:
             with contextlib.suppress(FileNotFoundError):
                 Path(opts.socket).unlink()
-            await authority.serve_unix(opts.socket)
-        text = banner(authority, save_path, opts.host if opts.ssh else None, port, opts.socket)
+            try:
+                await authority.serve_unix(opts.socket)
+            except OSError as exc:
+                raise ServeError(f"cannot listen on {opts.socket}: {exc.strerror or exc}") from None
+        await authority.start()
+        started = True
+        text = banner(
+            authority, save_path, opts.host if opts.ssh else None, port, opts.socket, host.fingerprint
+        )
         print(text, flush=True)
         if log_file is not None:
             print(text, file=log_file, flush=True)
@@ -170,10 +192,14 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
         else:
             await stop.wait()
     finally:
-        print("mqtui serve: stopping; saving the game...", file=out, flush=True)
+        if started:
+            print("mqtui serve: stopping; saving the game...", file=out, flush=True)
+            await authority.close()  # goodbyes first: each player's app shows why it ends; then the save
+        else:
+            authority.discard()  # it never ran: leave no save behind
         await host.close()
-        await authority.close()
-        print(f"mqtui serve: saved to {save_path}", flush=True)
+        if started:
+            print(f"mqtui serve: saved to {save_path}", flush=True)
         logger.removeHandler(handler)
         if log_file is not None:
             log_file.close()

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
 log = logging.getLogger("mqtui.net")
 
 MAX_SESSIONS = 32
+MAX_FAILURES = 20  # failed sign-ins from one address...
+FAILURE_WINDOW = 600.0  # ...within this many seconds block it until they age out
 NO_TERMINAL = (
     "mqtui needs a terminal: connect with plain 'ssh -p PORT NAME@HOST' (add -t if you gave a command).\r\n"
 )
@@ -59,9 +62,26 @@ class SSHHost:
     stats: list[RelayStats] = field(default_factory=list)
     server: asyncssh.SSHAcceptor | None = None
     children: dict[int, int] = field(default_factory=dict)  # pid -> seat
+    failures: dict[str, list[float]] = field(default_factory=dict)  # address -> failed sign-in times
+    fingerprint: str = ""  # of the host key, for players to check
+
+    def blocked(self, addr: str) -> bool:
+        """Too many failed sign-ins from this address lately (guessing join codes)."""
+        now = time.monotonic()
+        recent = [t for t in self.failures.get(addr, []) if now - t < FAILURE_WINDOW]
+        self.failures[addr] = recent
+        if not recent:
+            del self.failures[addr]
+        return len(recent) >= MAX_FAILURES
+
+    def failed(self, addr: str) -> None:
+        self.failures.setdefault(addr, []).append(time.monotonic())
+        if len(self.failures) > 10_000:  # never grows without bound
+            self.failures.clear()
 
     async def listen(self, host: str, port: int, key_path: Path) -> asyncssh.SSHAcceptor:
         key = host_key(key_path)
+        self.fingerprint = str(key.get_fingerprint())
         self.server = await asyncssh.listen(
             host,
             port,
@@ -84,13 +104,16 @@ class SSHHost:
         assert self.server is not None
         return int(self.server.sockets[0].getsockname()[1])
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 3.0) -> None:
+        """Stop listening; give the sessions ``grace`` seconds to end (their apps show why), then end them."""
         if self.server is not None:
             self.server.close()
+        if self.sessions:
+            await asyncio.wait(set(self.sessions), timeout=grace)
         for task in list(self.sessions):
             task.cancel()
         if self.sessions:
-            await asyncio.wait(self.sessions, timeout=5.0)
+            await asyncio.wait(set(self.sessions), timeout=5.0)
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 2.0)
@@ -190,6 +213,13 @@ class SSHHost:
                 result = a.resolve(claim, int(answer))
                 if isinstance(result, int):
                     a.reserve(result, claim.identity)
+                    codes = a.codes_for(str(result))
+                    if codes and not claim.identity.startswith("key:"):
+                        process.stdout.write(
+                            f"Seat {result} is yours. To come back to it later, connect as "
+                            f"code-{codes[0]} (keep it to yourself). Starting...\r\n".encode()
+                        )
+                        await asyncio.sleep(1.5)
                     return result
                 process.stdout.write(f"{result}\r\n".encode())
             else:
@@ -233,11 +263,22 @@ class _Server(asyncssh.SSHServer):
         self.host = host
         self.claim: Claim | None = None
         self.failures = 0
+        self.addr = ""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.addr = str(peer[0]) if peer else ""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.claim is None and self.addr:
+            self.host.failed(self.addr)  # never signed in
 
     def begin_auth(self, username: str) -> bool:
+        if self.host.blocked(self.addr):
+            log.info("refusing %s: too many failed sign-ins", self.addr)
+            self.conn.close()
+            return True
         if username.lower().startswith("code-"):
             claim = self.host.authority.claim_for_code(username)
             if claim is not None:

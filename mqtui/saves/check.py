@@ -148,6 +148,9 @@ def _check_state(s: State, engine: Engine, what: str) -> None:
     _need(s.stage in STAGES, f"{what}: unknown stage {s.stage!r}")
     _need(0 <= s.active < nh, f"{what}: the active seat {s.active} does not exist")
     _need(s.n >= 0 and s.round >= 1 and s.actions >= 0, f"{what}: negative counters")
+    # queued die results (scenarios): d6 and d10 results
+    _need(all(1 <= d <= 10 for d in s.forced), f"{what}: a queued die result is not 1 to 10")
+    _need(0 <= s.rng < 1 << 64, f"{what}: the generator is out of range")
     # cards: each physical card exactly once, in a place that can hold its deck
     seen = bytearray(n_cards)
     for place, uids in _cards(s):

@@ -107,16 +107,14 @@ class ActionBuffer:
 
 
 def encode_state(state: State) -> bytes:
-    """A state as a :class:`StateRec` map (its int-keyed maps moved out into lists of pairs)."""
-    saved = [(name, getattr(state, name)) for name, _ in INT_MAPS]
-    for name, _ in saved:
-        setattr(state, name, {})
-    try:
-        maps = {name: list(value.items()) for name, value in saved}
-        return _encoder.encode(StateRec(state=state, maps=maps))
-    finally:
-        for name, value in saved:
-            setattr(state, name, value)
+    """A state as a :class:`StateRec` map (its int-keyed maps moved out into lists of pairs).
+
+    The state is not touched (a shallow copy with empty maps is encoded), so this is safe to call from
+    a signal handler that interrupted anything.
+    """
+    maps = {name: list(getattr(state, name).items()) for name, _ in INT_MAPS}
+    shell = msgspec.structs.replace(state, **{name: {} for name, _ in INT_MAPS})
+    return _encoder.encode(StateRec(state=shell, maps=maps))
 
 
 def unpack_state(rec: StateRec) -> State:

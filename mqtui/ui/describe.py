@@ -194,8 +194,9 @@ def _terms(value: int, gold: int) -> str:
     return ", ".join(parts) or "nothing but glory"
 
 
-def action_label(action: Action, snap: Snapshot, cards: CardTable) -> str:
-    """A player's words for a legal action: 'Move north through a door (1 Move)'."""
+def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool = False) -> str:
+    """A player's words for a legal action: '→ Go to CoatCheck (door, 1 Move)'; ``short`` drops words
+    that the arrow already says, for narrow panes."""
     view = snap.view
     hero = view.heroes[action.seat]
     k, a, b, c = action.kind, action.a, action.b, action.c
@@ -212,11 +213,14 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable) -> str:
         kind = view.edges.get(_edge(hero, a), "?")
         cost = move_cost(cards, view, hero, a)
         moves = f"{cost} Move{'s' if cost != 1 else ''}" if cost is not None else "?"
-        if cell_key(hero.x + DX[a], hero.y + DY[a]) not in view.grid:
-            return f"Explore {DIR_NAMES[a]} ({kind}, {moves})"
-        return f"Go {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])} ({kind}, {moves})"
+        there = room_def_at(cards, view, hero.x + DX[a], hero.y + DY[a])
+        if there is None:
+            where = "" if short else f" {DIR_NAMES[a]}"
+            return f"{DIR_ARROWS[a]} Explore{where} ({kind}, {moves})"
+        go = "" if short else "Go to "
+        return f"{DIR_ARROWS[a]} {go}{there[1].short} ({kind}, {moves})"
     if k == "flee":
-        return f"Flee {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])}"
+        return f"{DIR_ARROWS[a]} Flee {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])}"
     simple = {
         "done": "Ready: start the game",
         "end": "End your action phase",

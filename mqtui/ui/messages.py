@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.message import Message
 
 from mqtui.engine.actions import Action
@@ -54,6 +55,6 @@ class Explain(Message):
 class CardHighlighted(Message):
     """The hand's highlighted card changed (its full text goes under the hand)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: Text) -> None:
         super().__init__()
         self.text = text

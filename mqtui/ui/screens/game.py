@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets import ContentSwitcher, Static
 
 from mqtui.engine.actions import Action, IllegalAction
 from mqtui.engine.state import ACT
@@ -36,6 +36,7 @@ from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.screens.room import RoomScreen
 from mqtui.ui.widgets.actions import ActionList
 from mqtui.ui.widgets.combat import CombatPane
+from mqtui.ui.widgets.footer import QuietFooter
 from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 from mqtui.ui.widgets.log import GameLog
@@ -130,7 +131,7 @@ class GameScreen(Screen[None]):
                 yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
                 yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
                 yield Static(id="card-text")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.query_one("#map").border_title = "Map"
@@ -160,8 +161,10 @@ class GameScreen(Screen[None]):
 
     def _layout_classes(self) -> None:
         wide = self.has_class("-wide")
-        hero = self.query_one(HeroSheet)
-        hero.compact = not (wide and self.has_class("-tall"))
+        big = wide and self.has_class("-tall")
+        self.query_one(HeroSheet).compact = not big
+        self.query_one(CardList).compact = not self.has_class("-tall")
+        self.query_one(ActionList).compact = not wide
         if wide and self.query_one(ContentSwitcher).current != "map":
             self.query_one(ContentSwitcher).current = "map"
 

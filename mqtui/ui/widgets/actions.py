@@ -28,6 +28,8 @@ class ActionList(OptionList):
     """
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    compact: reactive[bool] = reactive(True)
+    """Shorter labels for a narrow pane."""
 
     def __init__(self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -36,10 +38,14 @@ class ActionList(OptionList):
         self._key: object = None
         self._entries: list[list[Action]] = []
 
+    def watch_compact(self) -> None:
+        self._key = None
+        self.watch_snapshot(self.snapshot)
+
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
             return
-        key = (snap.legal, snap.deciding, snap.n)
+        key = (snap.legal, snap.deciding, snap.n, self.compact)
         if key == self._key:
             return
         self._key = key
@@ -52,7 +58,7 @@ class ActionList(OptionList):
                     entries.append((f"Ask {snap.view.heroes[action.a].name} to help…", invites[action.a]))
                 invites[action.a].append(action)
             else:
-                entries.append((action_label(action, snap, self.cards), [action]))
+                entries.append((action_label(action, snap, self.cards, short=self.compact), [action]))
         self._entries = [actions for _, actions in entries]
         self.clear_options()
         if not entries:

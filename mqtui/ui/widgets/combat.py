@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+import io
+
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
@@ -22,7 +24,7 @@ def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None,
     table.add_row(Text(title, f"bold {style}"), "")
     for label, value in terms:
         table.add_row(label, f"{value:+d}" if table.row_count > 1 else str(value))
-    table.add_row(Text("die", "italic"), die)
+    table.add_row(Text("die" if die != "–" else "die (not rolled)", "italic"), die)
     table.add_row(Text("total", "bold"), Text("?" if total is None else str(total), "bold"))
     return table
 
@@ -37,7 +39,7 @@ def combat_table(cards: CardTable, view: State, seats: tuple[Seat, ...], c: Comb
 
     def die_text(side: int, value: int | None) -> str:
         if value is None:
-            return "not rolled"
+            return "–"
         base = c.hero_die if side == 0 else "+".join(map(str, c.monster_dice))
         mods = sum(m.amount for m in c.die_mods if m.side == side)
         return f"{base}{f' {mods:+d}' if mods else ''}"
@@ -88,6 +90,18 @@ class CombatPane(Static):
         self.cards = cards
         self.seats = seats
         self._key: object = None
+        self._shown: RenderableType = ""
+
+    def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        self._shown = content
+        super().update(content, layout=layout)
+
+    def plain_text(self) -> str:
+        """What the pane shows, as plain text (for tests and screen readers)."""
+        out = io.StringIO()
+        console = Console(width=max(100, self.content_size.width), no_color=True, file=out)
+        console.print(self._shown)
+        return out.getvalue()
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:

@@ -44,12 +44,18 @@ class CardList(OptionList):
     """
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    compact: reactive[bool] = reactive(True)
+    """One line per card (the kind goes in the card text under the list)."""
 
     def __init__(self, cards: CardTable, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.cards = cards
         self._key: object = None
         self._uses: dict[int, list[Action]] = {}
+
+    def watch_compact(self) -> None:
+        self._key = None
+        self.watch_snapshot(self.snapshot)
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
@@ -59,7 +65,7 @@ class CardList(OptionList):
             self.add_option(Option("(spectating: no hand)", disabled=True))
             return
         hero = snap.view.heroes[snap.seat]
-        key = (hero.hand, hero.belt, hero.backpack, hero.equipped, snap.legal)
+        key = (hero.hand, hero.belt, hero.backpack, hero.equipped, snap.legal, self.compact)
         if key == self._key:
             return
         self._key = key
@@ -79,7 +85,7 @@ class CardList(OptionList):
         ):
             if not pile and title != "Hand":
                 continue
-            options.append(Option(Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True))
+            options.append(Option(Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True, id=f"head-{title}"))
             for uid in pile:
                 options.append(Option(self._prompt(uid), id=f"card-{uid}"))
         self.clear_options()
@@ -103,7 +109,8 @@ class CardList(OptionList):
         family = deck_word(self.cards, uid)
         colour = {"treasure": "yellow", "dxm": "green", "curse": "magenta"}.get(family, "")
         text = Text.assemble(mark, (card_name(self.cards, uid), f"bold {colour}".strip()))
-        text.append(f"\n  {card_kind(self.cards, uid)}", "dim")
+        if not self.compact:
+            text.append(f"\n  {card_kind(self.cards, uid)}", "dim")
         return text
 
     # -- the highlighted card -------------------------------------------------------------------------
@@ -114,9 +121,11 @@ class CardList(OptionList):
             return -1
         return int(option.id[5:])
 
-    def current_text(self) -> str:
+    def current_text(self) -> Text:
         uid = self.current()
-        return "" if uid < 0 else card_text(self.cards, uid)
+        if uid < 0:
+            return Text()
+        return Text.assemble((card_kind(self.cards, uid), "bold"), " — ", card_text(self.cards, uid))
 
     def _card_actions(self, kinds: tuple[str, ...] | None = None) -> list[Action]:
         uid = self.current()

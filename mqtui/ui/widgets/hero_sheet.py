@@ -28,14 +28,14 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -
     t.append(f"\n{describe(cards, hero)}")
     if hero.dead:
         t.append(" · dead: back at the Entrance next turn", "italic")
-    t.append(f"\nLife {hero.life}/{hero.max_life} · Moves {hero.moves} · Gold {hero.gold}")
+    t.append(f"\nLife {hero.life}/{hero.max_life}  Moves {hero.moves}  Gold {hero.gold}")
     total = level + items + powers
     parts = [f"Level {level}"]
     parts += [f"items {items:+d}"] if items else []
     parts += [f"powers {powers:+d}"] if powers else []
     t.append("\nStrength ", "bold")
     t.append(f"{total}", "bold")
-    t.append(f" = {' '.join(parts)}" if len(parts) > 1 else " (Level only)")
+    t.append(f" ({', '.join(parts)})")
     by_slot: dict[str, list[int]] = {}
     for uid in hero.equipped:
         by_slot.setdefault(cards.treasure[uid].slot, []).append(uid)
@@ -48,7 +48,8 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -
         t.append(names)
     if hero.belt or not compact:
         t.append("\nBelt: ", "bold")
-        t.append(", ".join(f"{card_name(cards, u)} ({card_kind(cards, u)})" for u in hero.belt) or "—")
+        belt = [card_name(cards, u) + ("" if compact else f" ({card_kind(cards, u)})") for u in hero.belt]
+        t.append(", ".join(belt) or "—")
     if hero.backpack or not compact:
         t.append("\nBackpack: ", "bold")
         t.append(", ".join(card_name(cards, u) for u in hero.backpack) or "—")

@@ -32,7 +32,7 @@ class GameLog(RichLog):
 
     COMPONENT_CLASSES = {f"log--{k}" for k in KIND_CLASSES}
     DEFAULT_CSS = """
-    GameLog { height: 1fr; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden; }
+    GameLog { height: 1fr; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden; overflow-y: scroll; }
     GameLog > .log--win { color: $accent; text-style: bold; }
     GameLog > .log--turn { color: $primary; text-style: bold; }
     GameLog > .log--result { color: $accent; text-style: bold; }
@@ -54,6 +54,7 @@ class GameLog(RichLog):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000, min_width=20)
         self._shown: tuple[str, ...] = ()
+        self._wrapped_at = 0
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None or snap.log is self._shown:
@@ -68,6 +69,15 @@ class GameLog(RichLog):
         self._shown = log
         for line in new:
             self.write(self.line_text(line))
+
+    def on_resize(self) -> None:
+        """Wrap the whole log again for the new width (RichLog keeps lines as first wrapped)."""
+        width = self.scrollable_content_region.width
+        if self._wrapped_at and width != self._wrapped_at and self._shown:
+            self.clear()
+            for line in self._shown:
+                self.write(self.line_text(line))
+        self._wrapped_at = width
 
     def line_text(self, line: str) -> Text:
         kind, symbol = log_kind(line)

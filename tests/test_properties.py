@@ -1,0 +1,126 @@
+"""Properties of random games: invariants after every action, exact replays, and refusals."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+from engine_helpers import PLAYERS, check_invariants, engine, random_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mqtui.engine.actions import SPECS, Action, IllegalAction
+from mqtui.engine.game import copy_state
+
+
+def encode(s) -> bytes:
+    return msgspec.msgpack.encode(s)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), choices=st.randoms(use_true_random=False))
+def test_invariants_hold_after_every_action(seed, players, choices):
+    """Every card in exactly one place; Levels 1-10; Life 0..max; gold >= 0; no monster in the Entrance;
+    the Entrance unchanged; someone can always act until the game ends."""
+    random_game(seed, players=players, max_rounds=12, check=True, rnd=choices)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_replay_from_seed_and_actions_is_byte_identical(seed):
+    s, actions = random_game(seed, players=2 + seed % 4, max_rounds=15)
+    e = engine()
+    players = PLAYERS[: len(s.heroes)] if len(s.heroes) <= 4 else None
+    r, _ = e.new_game(players or [(h.name, h.colour) for h in s.heroes], seed=seed)
+    for a in actions:
+        e.apply(r, a)
+    assert encode(r) == encode(s)
+
+
+def test_copied_state_plays_on_identically():
+    s, _ = random_game(3, max_rounds=5)
+    c = copy_state(s)
+    e = engine()
+    r = random.Random(1)
+    for _ in range(300):
+        if s.stage == "over":
+            break
+        a = r.choice(e.legal(s, e.deciding(s)))
+        e.apply(s, a)
+        e.apply(c, a)
+        assert encode(s) == encode(c)
+
+
+@st.composite
+def junk_actions(draw, seats: int):
+    kind = draw(st.sampled_from([*SPECS, "fly"]))
+    return Action(
+        draw(st.integers(-1, seats)),
+        kind,
+        draw(st.integers(-2, 400)),
+        draw(st.integers(-2, 6)),
+        draw(st.integers(-2, 600)),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 50), steps=st.integers(0, 150), data=st.data())
+def test_apply_of_an_action_not_in_legal_raises_illegal_action(seed, steps, data):
+    e = engine()
+    s, _ = e.new_game(PLAYERS[:3], seed=seed)
+    r = random.Random(seed)
+    for _ in range(steps):
+        if s.stage == "over":
+            break
+        e.apply(s, r.choice(e.legal(s, e.deciding(s))))
+    before = encode(s)
+    for _ in range(10):
+        a = data.draw(junk_actions(3))
+        if s.stage != "over" and a in e.legal(s, e.deciding(s)):
+            continue
+        with pytest.raises(IllegalAction) as info:
+            e.apply(s, a)
+        assert str(info.value)
+        assert encode(s) == before  # a refused action changes nothing
+
+
+def test_stale_actions_are_refused():
+    e = engine()
+    s, _ = e.new_game(PLAYERS[:2], seed=1)
+    with pytest.raises(IllegalAction, match="stale"):
+        e.apply(s, Action(0, "done"), expect_n=s.n + 1)
+    e.apply(s, Action(0, "done"), expect_n=s.n)
+    assert s.n == 1
+
+
+def test_state_number_counts_accepted_actions():
+    s, actions = random_game(2, max_rounds=4)
+    assert s.n == len(actions) == s.actions
+
+
+@pytest.mark.slow
+def test_hundreds_of_random_games_run_without_errors():
+    errors = []
+    games = 300
+    for seed in range(games):
+        try:
+            s, _ = random_game(1000 + seed, players=2 + seed % 5, max_rounds=10)
+            check_invariants(s)
+        except Exception as exc:  # collect them all
+            errors.append(f"seed {1000 + seed}: {type(exc).__name__}: {exc}")
+    assert not errors, "\n".join(errors[:10])
+
+
+def test_random_games_use_every_action_kind_and_can_end():
+    """Long random games reach every kind of decision, and some reach the boss and win."""
+    kinds: set[str] = set()
+    finished = 0
+    for seed in range(40):
+        s, actions = random_game(seed, players=2 + seed % 3, max_rounds=60)
+        check_invariants(s)
+        kinds.update(a.kind for a in actions)
+        finished += s.stage == "over"
+        if kinds == set(SPECS) and finished:
+            break
+    assert kinds == set(SPECS), f"never played: {set(SPECS) - kinds}"
+    assert finished

@@ -1,0 +1,49 @@
+"""A whole game played to the end through the app, by computer players at full speed."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from ui_helpers import local_app, store_for
+
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.game_over import GameOverScreen
+from mqtui.ui.screens.title import TitleScreen
+from mqtui.ui.session import available_bot
+
+TIME_CAP = 60.0  # seconds: a safety net only; a game takes a few hundred actions
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
+async def test_whole_game_between_computer_players() -> None:
+    store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=3, setup_done=False)
+    app = local_app(store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        start = time.monotonic()
+        while not store.state.stage == "over" and time.monotonic() - start < TIME_CAP:
+            await pilot.pause(0.05)
+        assert store.state.stage == "over", f"no winner after {len(store.actions)} actions"
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, GameOverScreen):
+                break
+        assert isinstance(app.screen, GameOverScreen)
+        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        snap = game.snapshot
+        assert snap.over and snap.view.winners
+        winner = snap.view.heroes[snap.view.winners[0]].name
+        assert any("wins the game" in line or "win the game" in line for line in snap.log)
+        assert winner in str(app.screen.query_one("#banner").render())
+        await pilot.press("t")  # back to the title screen; a finished game is not offered to continue
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        from mqtui.ui.saving import latest_autosave
+
+        assert latest_autosave() is None

@@ -1,0 +1,234 @@
+"""Playing turns by keys: a fight, a helper invitation, an item thrown from the next room, charity,
+the monster phase, and the hot-seat hand-off that hides the previous hand."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import ContentSwitcher
+from ui_helpers import add_monster, add_room, empty_hands, give, hero, local_app, make_app, settle, store_for
+
+from mqtui.ui.screens.choose import ChooseAction
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.handoff import HandoffScreen
+from mqtui.ui.widgets.combat import CombatPane
+from mqtui.ui.widgets.hand import CardList
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+def fight_position(players=(("Ann", "human"), ("Bob", "random"))):
+    """Ann (seat 0) in the Entrance, a Level 3 monster hunting her one room north (monsters -2 there)."""
+    store = store_for(players)
+    empty_hands(store)
+    add_room(store, "hall-of-mirrors", 0, -1)
+    add_monster(store, "skeleton-intern", 0, -1, "red")
+    return store
+
+
+def hand_option(hand: CardList, uid: int) -> int:
+    return next(i for i in range(hand.option_count) if hand.get_option_at_index(i).id == f"card-{uid}")
+
+
+async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
+    store = fight_position()
+    give(store, 0, ["traffic-cone-helm"], "equipped")
+    (potion,) = give(store, 0, ["suspicious-potion"], "belt")
+    store.state.forced = [6, 1]  # hero die 6, monster die 1
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("shift+up")  # into the monster's room: the fight starts
+        await settle(pilot, app)
+        assert store.state.combat is not None
+        assert screen.query_one(ContentSwitcher).current == "combat-main"
+        pane = screen.query_one("#combat-main", CombatPane)
+        text = pane.plain_text()
+        assert "Traffic Cone Helm" in text and "Skeleton Intern" in text and "room" in text
+        # use the potion from the belt for the heroes
+        await pilot.press("h")
+        hand = screen.query_one(CardList)
+        hand.highlighted = hand_option(hand, potion)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ChooseAction)
+        await pilot.press("1")  # for the heroes
+        await settle(pilot, app)
+        mods = store.state.combat.mods
+        assert [(m.label, m.amount, m.side) for m in mods] == [("Potion of Suspicious Glow", 2, 0)]
+        assert "Potion of Suspicious Glow" in pane.plain_text()
+        await pilot.press("space")  # pass; the bot passes; the dice roll
+        await settle(pilot, app)
+        assert store.state.combat is not None and store.state.combat.hero_die == 6
+        assert "not rolled" not in pane.plain_text()
+        await pilot.press("space")  # pass after the dice
+        await settle(pilot, app)
+        assert store.state.combat is None
+        assert hero(store, 0).level == 2
+        log = screen.snapshot.log
+        assert any("beats" in line and "Skeleton Intern" in line for line in log)
+        assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
+        assert screen.query_one(ContentSwitcher).current == "map"
+
+
+async def test_helper_invitation_hot_seat() -> None:
+    store = fight_position((("Ann", "human"), ("Bob", "human")))
+    store.state.forced = [6, 1]
+    app = make_app(store, auto_pass=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("shift+up")
+        await settle(pilot, app)
+        assert store.state.combat is not None
+        await pilot.press("v")  # ask for help: which terms?
+        assert isinstance(app.screen, ChooseAction)
+        labels = [label for label, _ in app.screen.choices]
+        assert labels[0] == "Ask Bob to help, offering nothing but glory"
+        assert any("1 Treasure" in label for label in labels)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        # Bob must answer: the keyboard passes to him first
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.snapshot.seat == 1
+        await pilot.press("y")
+        await settle(pilot, app)
+        for _ in range(6):  # hand-offs back and forth until the fight is over
+            if isinstance(app.screen, HandoffScreen):
+                await pilot.press("enter")
+            elif store.state.combat is not None and any(a.kind == "pass" for a in screen.snapshot.legal):
+                await pilot.press("space")
+            await settle(pilot, app)
+        assert store.state.combat is None
+        assert (hero(store, 1).x, hero(store, 1).y) == (0, -1)  # the helper joined the fight
+        assert any("accepts and joins the fight" in line for line in screen.snapshot.log)
+        assert any("Ann and Bob" in line and "beat" in line for line in screen.snapshot.log)
+
+
+async def test_thrown_item_from_the_next_room() -> None:
+    store = fight_position((("Ann", "human"), ("Bob", "human")))
+    (flask,) = give(store, 1, ["flask-of-bravado"])
+    store.state.forced = [6, 1]
+    app = make_app(store, auto_pass=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("shift+up")
+        await settle(pilot, app)
+        await pilot.press("space")  # Ann passes; Bob (in the Entrance, next door) may throw
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        screen = app.screen
+        assert screen.snapshot.seat == 1
+        assert (hero(store, 1).x, hero(store, 1).y) == (0, 0)
+        await pilot.press("h")
+        hand = screen.query_one(CardList)
+        hand.highlighted = hand_option(hand, flask)
+        assert "▶" in str(hand.get_option_at_index(hand.highlighted).prompt)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ChooseAction)
+        assert app.screen.choices[0][0] == "Throw Flask of Bravado for the heroes"
+        await pilot.press("1")
+        await settle(pilot, app)
+        assert [(m.label, m.amount, m.side) for m in store.state.combat.mods] == [("Flask of Bravado", 3, 0)]
+        assert any("Bob throws Flask of Bravado for the heroes" in line for line in screen.snapshot.log)
+
+
+async def test_hand_off_hides_the_previous_hand() -> None:
+    store = store_for((("Ann", "human"), ("Bob", "human")))
+    empty_hands(store)
+    give(store, 0, ["colander-helm"])
+    give(store, 1, ["hard-hat"])
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        hand = screen.query_one(CardList)
+        names = [str(hand.get_option_at_index(i).prompt) for i in range(hand.option_count)]
+        assert any("Colander Helm" in n for n in names)
+        await pilot.press("space")  # Ann ends her action phase: Bob's turn (after the monster phase)
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)
+        assert "Bob" in str(app.screen.query_one("#who").render())
+        # behind the hand-off screen, the panes still show Ann's view, and Bob's card is nowhere
+        assert screen.snapshot.seat == 0
+        assert not any(
+            "Hard Hat" in str(hand.get_option_at_index(i).prompt) for i in range(hand.option_count)
+        )
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.screen is screen and screen.snapshot.seat == 1
+        names = [str(hand.get_option_at_index(i).prompt) for i in range(hand.option_count)]
+        assert any("Hard Hat" in n for n in names)
+        assert not any("Colander Helm" in n for n in names)
+
+
+async def test_charity_by_keys() -> None:
+    store = store_for()
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand", "cheese-grenade"])
+    hero(store, 0).level = 2  # Bob is the lowest: he gets the extra cards
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        await pilot.press("space")  # end the action phase with 7 cards
+        await settle(pilot, app)
+        assert store.state.frames[-1].kind == "charity"
+        assert "Charity" in str(screen.query_one("#status").render())
+        labels = [str(screen.query_one("#actions").get_option_at_index(i).prompt) for i in range(2)]
+        assert all("to Bob (charity)" in label for label in labels)
+        await pilot.press("1")
+        await settle(pilot, app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        assert [a.kind for a in store.actions[-20:]].count("charity") == 2
+        assert sum("Ann gives a card to Bob" in line for line in screen.snapshot.log) == 0  # Ann sees names
+        assert sum(line.startswith("You give ") and "to Bob" in line for line in screen.snapshot.log) == 2
+        assert all(f.kind != "charity" for f in store.state.frames)
+
+
+async def test_monster_phase_moves_monsters() -> None:
+    store = store_for()
+    empty_hands(store)
+    add_room(store, "coat-check", 1, 0)  # arrows: red points south
+    add_room(store, "waiting-room", 1, 1)
+    monster = add_monster(store, "skeleton-intern", 1, 0, "blue")
+    store.state.forced = [1]  # the monster phase's colour die: red
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        await pilot.press("space")
+        await settle(pilot, app)
+        log = screen.snapshot.log
+        assert "Colour die (monster phase): red." in log
+        assert "Skeleton Intern moves from The Coat Check of Holding to Waiting Room of Eternal Hold." in log
+        assert (monster.x, monster.y) == (1, 1)
+
+
+async def test_illegal_key_is_explained() -> None:
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")  # nothing to search in the Entrance
+        await pilot.pause()
+        notes = [n.message for n in app._notifications]
+        assert any("search" in n for n in notes)
+
+
+async def test_local_app_opens_over_title() -> None:
+    store = store_for()
+    app = local_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)

@@ -1,0 +1,121 @@
+"""Save, quit (autosaved), continue; load dialog; resizing below the minimum size and back."""
+
+from __future__ import annotations
+
+import pytest
+from ui_helpers import local_app, settle, store_for
+
+from mqtui.ui.app import MQApp
+from mqtui.ui.saving import latest_autosave, saves_dir
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.saves import LoadDialog, SaveDialog
+from mqtui.ui.screens.title import TitleScreen
+from mqtui.ui.screens.too_small import TooSmallScreen
+from mqtui.ui.settings import Settings
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+def plain_app() -> MQApp:
+    return MQApp(settings=Settings(auto_pass=False), save_settings_file=False, bot_delay=0)
+
+
+async def test_save_quit_and_continue() -> None:
+    store = store_for()
+    app = local_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("shift+right")  # explore east: something to remember
+        await settle(pilot, app)
+        n = store.state.n
+        rooms = len(store.state.rooms)
+        assert rooms == 2
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SaveDialog)
+        app.screen.query_one("#name").value = "my game"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert (saves_dir() / "my game.mqsave").is_file()
+        await pilot.press("q")  # quit to the title screen: autosaved
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert latest_autosave() is not None
+    # a new run of the app: Continue picks the game up where it was
+    app = plain_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        resumed = app.game_store
+        assert resumed.state.n == n and len(resumed.state.rooms) == rooms
+        await pilot.press("q")
+        await pilot.pause()
+        # and the named save is in the load dialog
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadDialog)
+        names = [path.stem for path, _ in app.screen.saves]
+        assert "my game" in names
+        app.screen.dismiss(next(p for p, _ in app.screen.saves if p.stem == "my game"))
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and app.game_store.state.n == n
+
+
+async def test_ctrl_q_autosaves() -> None:
+    store = store_for()
+    app = local_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert latest_autosave() is not None
+
+
+async def test_continue_is_disabled_without_a_save() -> None:
+    app = plain_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
+    bad = tmp_path / "bad.mqsave"
+    bad.write_bytes(b"not a save at all")
+    app = plain_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.open_file(bad) is False
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert app._notifications
+
+
+async def test_resize_below_the_minimum_and_back() -> None:
+    store = store_for()
+    app = local_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "60×20" in str(app.screen.query_one("#message").render())
+        await pilot.resize_terminal(79, 30)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.1)
+        assert app.screen is game
+        assert game.has_class("-wide") and game.has_class("-tall")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert app.screen is game and game.has_class("-narrow")

@@ -1,0 +1,153 @@
+"""Helpers for the UI tests: stores set up in known positions, apps that touch only a temp folder,
+and waiting until the app and the computer players are idle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from mqtui.engine.actions import Action
+from mqtui.engine.state import ACT, STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
+from mqtui.store import LocalStore
+from mqtui.ui.app import MQApp
+from mqtui.ui.session import SeatSpec, new_store
+from mqtui.ui.settings import Settings
+
+
+def store_for(
+    players: Sequence[tuple[str, str]] = (("Ann", "human"), ("Bob", "random")),
+    seed: int = 3,
+    setup_done: bool = True,
+) -> LocalStore:
+    """A new local game; with ``setup_done`` every seat has said "done" (seat 0's action phase)."""
+    store = new_store([SeatSpec(name, kind) for name, kind in players], seed, bot_delay=0)
+    if setup_done:
+        while store.state.stage == STAGE_SETUP:
+            store.apply(Action(store.engine.deciding(store.state), "done"))
+    return store
+
+
+def make_app(store: LocalStore | None = None, **settings: object) -> MQApp:
+    """An app with default settings (plus ``settings``), instant computer players, no settings file."""
+    values: dict[str, object] = {"auto_pass": False, "bot_delay": 0.0}
+    values.update(settings)
+    return MQApp(store, settings=Settings(**values), save_settings_file=False, bot_delay=0)  # type: ignore[arg-type]
+
+
+def local_app(store: LocalStore, **settings: object) -> MQApp:
+    """An app that plays ``store`` as a local game (saves, title screen behind it)."""
+    app = make_app(None, **settings)
+
+    def open_it() -> None:
+        app.open_game(store)  # type: ignore[arg-type]
+
+    app.call_later(open_it)
+    return app
+
+
+# -- positions ----------------------------------------------------------------------------------------
+
+
+def room_index(store: LocalStore, room_id: str) -> int:
+    rooms = store.cards.content.rooms
+    return next(i for i, r in enumerate(rooms) if r.id == room_id)
+
+
+def add_room(store: LocalStore, room_id: str, x: int, y: int, sides: str | dict[int, str] = "passage") -> Room:
+    """Place a room at (x, y); its sides without a connection get ``sides`` (one kind, or per side)."""
+    s = store.state
+    index = room_index(store, room_id)
+    tile = store.cards.content.rooms[index].tile
+    if tile in s.tiles:
+        s.tiles.remove(tile)
+    room = Room(room=index, x=x, y=y)
+    s.grid[cell_key(x, y)] = len(s.rooms)
+    s.rooms.append(room)
+    for d in range(4):
+        key = edge_key(x, y, d)
+        if key not in s.edges:
+            s.edges[key] = sides if isinstance(sides, str) else sides.get(d, "passage")
+    return room
+
+
+def set_edge(store: LocalStore, x: int, y: int, d: int, kind: str) -> None:
+    store.state.edges[edge_key(x, y, d)] = kind
+
+
+def _take_from_piles(s: State, uid: int) -> None:
+    for pile in (s.dxm, s.treasure, s.monster_deck, s.dxm_discard, s.treasure_discard, s.monster_discard):
+        if uid in pile:
+            pile.remove(uid)
+            return
+    for hero in s.heroes:
+        for pile in (hero.hand, hero.equipped, hero.belt, hero.backpack):
+            if uid in pile:
+                pile.remove(uid)
+                return
+
+
+def card(store: LocalStore, card_id: str, n: int = 0) -> int:
+    return store.cards.by_id[card_id][n]
+
+
+def give(store: LocalStore, seat: int, card_ids: Iterable[str], where: str = "hand") -> list[int]:
+    """Put cards (by content id) into a hero's hand (or ``equipped``/``belt``/``backpack``)."""
+    uids = []
+    hero = store.state.heroes[seat]
+    used = set(hero.hand + hero.equipped + hero.belt + hero.backpack)
+    for card_id in card_ids:
+        uid = next(u for u in store.cards.by_id[card_id] if u not in used)
+        used.add(uid)
+        _take_from_piles(store.state, uid)
+        getattr(hero, where).append(uid)
+        uids.append(uid)
+    return uids
+
+
+def empty_hands(store: LocalStore) -> None:
+    s = store.state
+    for hero in s.heroes:
+        for uid in hero.hand:
+            (s.dxm_discard if store.cards.deck_of[uid] == "dxm" else s.treasure_discard).append(uid)
+        hero.hand = []
+
+
+def add_monster(store: LocalStore, monster_id: str, x: int, y: int, colour: str) -> Monster:
+    s = store.state
+    uid = next(u for u in store.cards.by_id[monster_id] if u in s.monster_deck)
+    s.monster_deck.remove(uid)
+    m = Monster(id=s.next_monster, card=uid, colour=colour, x=x, y=y)
+    s.next_monster += 1
+    s.monsters.append(m)
+    return m
+
+
+def hero(store: LocalStore, seat: int) -> Hero:
+    return store.state.heroes[seat]
+
+
+def top_frame(store: LocalStore) -> str:
+    s = store.state
+    return s.frames[-1].kind if s.frames else ""
+
+
+def is_act(store: LocalStore, seat: int) -> bool:
+    s = store.state
+    return bool(s.frames) and s.frames[-1].kind == ACT and s.frames[-1].seat == seat
+
+
+async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
+    """Wait until the computer players are idle and the screen shows the store's latest state."""
+    from mqtui.ui.screens.game import GameScreen
+
+    for _ in range(rounds):
+        await pilot.pause()  # type: ignore[attr-defined]
+        store = app.game_store
+        screen = next((s for s in reversed(app.screen_stack) if isinstance(s, GameScreen)), None)
+        if store is None or screen is None:
+            continue
+        task = getattr(store, "_task", None)
+        busy = task is not None and not task.done()
+        shown = screen.snapshot
+        if not busy and (shown is not None and shown.n == store.snapshot().n or screen._pending is not None):
+            await pilot.pause()  # type: ignore[attr-defined]
+            return
