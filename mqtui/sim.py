@@ -2,7 +2,8 @@
 
 Each game is reproducible from its seed: the game seed drives the engine, and bot ``i`` of game ``g``
 gets the seed ``g * 1000 + i``. An exception inside a game is caught and reported with the seed and
-action number that reproduce it.
+action number that reproduce it. With ``rotate``, game ``g`` shifts the seat list by ``g`` places, so
+that every bot kind plays every seat equally often (the first seat moves first).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class GameResult:
     winners: list[int] = field(default_factory=list)
     deaths: list[int] = field(default_factory=list)
     boss_fights: int = 0
+    boss_wins: int = 0
     levels: list[int] = field(default_factory=list)
     decision_ns: dict[str, list[int]] = field(default_factory=dict)  # bot kind -> decision times
 
@@ -68,6 +70,7 @@ def play_game(
             events = engine.apply(state, choice.action)
             result.decisions += 1
             result.boss_fights += sum(1 for e in events if e.kind == "boss")
+            result.boss_wins += sum(1 for e in events if e.kind == "win")
         result.finished = state.stage == STAGE_OVER
         result.winners = list(state.winners)
         result.rounds = state.round
@@ -95,6 +98,7 @@ def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
             kind = r.bots[seat]
             wins_by_kind[kind] = wins_by_kind.get(kind, 0) + 1
     rounds = [r.rounds for r in done]
+    finished_rounds = [r.rounds for r in done if r.finished]
     times: dict[str, list[int]] = {}
     for r in done:
         for kind, ns in r.decision_ns.items():
@@ -115,12 +119,20 @@ def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
         "win_rate_by_kind": {
             k: round(wins_by_kind.get(k, 0) / n, 3) for k, n in sorted(seats_by_kind.items())
         },  # wins per seat-game of that kind
+        "rounds_finished": {
+            "mean": round(statistics.fmean(finished_rounds), 2) if finished_rounds else 0.0,
+            "median": statistics.median(finished_rounds) if finished_rounds else 0,
+            "p90": _pct(finished_rounds, 0.9),
+            "max": max(finished_rounds) if finished_rounds else 0,
+        },
+        "seats_by_kind": dict(sorted(seats_by_kind.items())),
         "deaths": sum(sum(r.deaths) for r in done),
         "boss_fights": sum(r.boss_fights for r in done),
+        "boss_wins": sum(r.boss_wins for r in done),
         "decision_ms": {
             k: {
                 "median": round(statistics.median(v) / 1e6, 4),
-                "p99": round(sorted(v)[int(len(v) * 0.99) - 1 if len(v) > 1 else 0] / 1e6, 4),
+                "p99": round(_pct(v, 0.99) / 1e6, 4),
                 "max": round(max(v) / 1e6, 4),
             }
             for k, v in sorted(times.items())
@@ -134,6 +146,22 @@ def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
     }
 
 
+def _pct(values: Sequence[int], q: float) -> int:
+    """The q-quantile (nearest rank) of ``values``; 0 when empty."""
+    if not values:
+        return 0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(len(ordered) * q + 0.999999) - 1))]
+
+
+def seat_kinds(bots: Sequence[str], game: int, rotate: bool) -> list[str]:
+    """The bot kind of each seat in game number ``game`` (0-based) of a run."""
+    if not rotate:
+        return list(bots)
+    k = game % len(bots)
+    return [*bots[-k:], *bots[:-k]] if k else list(bots)
+
+
 def run(
     engine: Engine,
     games: int,
@@ -142,11 +170,12 @@ def run(
     round_cap: int = DEFAULT_ROUND_CAP,
     time_decisions: bool = False,
     on_game: Callable[[GameResult], None] | None = None,
+    rotate: bool = False,
 ) -> tuple[list[GameResult], float]:
     started = time.perf_counter()
     results = []
     for g in range(games):
-        result = play_game(engine, bots, seed + g, round_cap, time_decisions)
+        result = play_game(engine, seat_kinds(bots, g, rotate), seed + g, round_cap, time_decisions)
         results.append(result)
         if on_game:
             on_game(result)

@@ -72,6 +72,8 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
         log = screen.snapshot.log
         assert any("beats" in line and "Skeleton Intern" in line for line in log)
         assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
+        assert screen.query_one(ContentSwitcher).current == "combat-main"
+        await pilot.pause(2.6)  # ... for a moment, then the map is back
         assert screen.query_one(ContentSwitcher).current == "map"
 
 

@@ -55,8 +55,8 @@ async def test_new_game_screen_changes_seats() -> None:
         await pilot.press("n")
         screen = app.screen
         assert isinstance(screen, NewGameScreen)
-        screen.query_one("#on-2").value = False
-        screen.query_one("#on-3").value = False
+        screen.query_one("#kind-2").value = "off"
+        screen.query_one("#kind-3").value = "off"
         screen.query_one("#kind-1").value = "human"
         screen.query_one("#name-1").value = "Bob"
         screen.query_one("#seed").value = "42"

@@ -21,6 +21,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--round-cap", type=int, default=200, help="stop a game after this many rounds")
     parser.add_argument("--json", action="store_true", help="print one JSON object and no progress bar")
     parser.add_argument("--times", action="store_true", help="measure each bot decision (median, p99)")
+    parser.add_argument(
+        "--rotate",
+        action="store_true",
+        help="shift the seats by one place every game, so each bot kind plays every seat equally often",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,11 +59,14 @@ def run(args: argparse.Namespace) -> int:
                 kinds,
                 args.seed,
                 args.round_cap,
-                args.times or "hard" in kinds,
+                args.times,
                 on_game=lambda _: progress.advance(task),
+                rotate=args.rotate,
             )
     else:
-        results, seconds = run_sim(engine, args.games, kinds, args.seed, args.round_cap, args.times)
+        results, seconds = run_sim(
+            engine, args.games, kinds, args.seed, args.round_cap, args.times, rotate=args.rotate
+        )
     report = summarise(results, seconds)
     if args.json:
         print(json.dumps(report))

@@ -56,6 +56,7 @@ KIND_KEYS: dict[str, str] = {
     "plus": "buylevel",
 }
 GREY_IN_TURN = frozenset(("search", "deal", "pickup", "buylevel"))
+RESULT_SECONDS = 2.5  # how long a fight's result stays up on small screens
 
 
 class GameScreen(Screen[None]):
@@ -112,6 +113,7 @@ class GameScreen(Screen[None]):
         self._fighting = False
         self._over_shown = False
         self._turn_key: tuple[int, int] | None = None
+        self._latest: Snapshot | None = None  # the newest snapshot not handled yet
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -154,7 +156,12 @@ class GameScreen(Screen[None]):
             self._unsubscribe = None
 
     def _listener(self, snap: Snapshot) -> None:
-        self.post_message(SnapshotArrived(snap))
+        # Coalesce: when the computer players act faster than the screen redraws, only the latest
+        # snapshot is shown (a waiting message picks up whatever is newest when it is handled).
+        waiting = self._latest is not None
+        self._latest = snap
+        if not waiting:
+            self.post_message(SnapshotArrived(snap))
 
     def on_resize(self, event: events.Resize) -> None:
         self._layout_classes()
@@ -172,7 +179,8 @@ class GameScreen(Screen[None]):
 
     @on(SnapshotArrived)
     def _on_snapshot(self, message: SnapshotArrived) -> None:
-        self._receive(message.snapshot)
+        snap, self._latest = self._latest or message.snapshot, None
+        self._receive(snap)
 
     def _humans(self) -> int:
         return sum(1 for s in self.seats if s.kind == HUMAN)
@@ -224,7 +232,10 @@ class GameScreen(Screen[None]):
         if fighting != self._fighting:
             self._fighting = fighting
             if not self.has_class("-wide"):
-                self.query_one(ContentSwitcher).current = "combat-main" if fighting else "map"
+                if fighting:
+                    self.query_one(ContentSwitcher).current = "combat-main"
+                else:  # leave the result up for a moment, then back to the map
+                    self.set_timer(RESULT_SECONDS, self._back_to_map)
         self.refresh_bindings()
         turn = (view.round, view.active)
         if turn != self._turn_key:
@@ -241,6 +252,10 @@ class GameScreen(Screen[None]):
             and self.seats[snap.seat].kind == HUMAN
         ):
             self.call_later(self._auto_pass, snap)
+
+    def _back_to_map(self) -> None:
+        if not self._fighting:
+            self.query_one(ContentSwitcher).current = "map"
 
     def _game_over(self, snap: Snapshot) -> None:
         handler = getattr(self.app, "game_over", None)

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from mqtui.engine.defs import COLOURS
 from mqtui.ui.session import DEFAULT_NAMES, SeatSpec, available_bot
@@ -17,8 +17,12 @@ MAX_SEATS = 6
 DEFAULT_SEATS = 4
 
 
-def kind_options() -> list[tuple[str, str]]:
-    out = [("Human", "human")]
+OFF = "off"
+
+
+def kind_options(optional: bool) -> list[tuple[str, str]]:
+    out = [("— empty seat —", OFF)] if optional else []
+    out.append(("Human", "human"))
     for kind in ("normal", "hard", "random"):
         label = f"Computer: {kind}"
         if available_bot(kind) != kind:
@@ -36,7 +40,7 @@ class NewGameScreen(Screen[None]):
     NewGameScreen { align: center middle; }
     NewGameScreen > Vertical { width: 78; height: auto; border: round $primary; padding: 0 1; }
     NewGameScreen .seat { height: 1; margin-bottom: 1; }
-    NewGameScreen .seat Checkbox { width: 10; border: none; padding: 0; height: 1; }
+    NewGameScreen .seat .seat-no { width: 8; }
     NewGameScreen .seat Input { width: 22; }
     NewGameScreen .seat .kind { width: 28; }
     NewGameScreen .seat .colour { width: 14; }
@@ -50,20 +54,19 @@ class NewGameScreen(Screen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        kinds = kind_options()
         with Vertical() as box:
             box.border_title = "New game"
             yield Static(
-                "Enter starts: you against three computer players. Tab through the seats to change them.",
+                "Enter starts: you against three computer players. Tab through the seats to change them\n(2 to 6 seats; Enter on a list opens it).",
                 id="intro",
             )
             for i in range(MAX_SEATS):
                 with Horizontal(classes="seat", id=f"seat-{i}"):
-                    yield Checkbox(f"P{i + 1}", i < DEFAULT_SEATS, id=f"on-{i}", disabled=i < 2)
+                    yield Label(f"Seat {i + 1}", classes="seat-no")
                     yield Input(DEFAULT_NAMES[i], id=f"name-{i}", compact=True, max_length=16)
                     yield Select(
-                        kinds,
-                        value="human" if i == 0 else "normal",
+                        kind_options(optional=i >= 2),
+                        value="human" if i == 0 else ("normal" if i < DEFAULT_SEATS else OFF),
                         allow_blank=False,
                         id=f"kind-{i}",
                         classes="kind",
@@ -92,10 +95,10 @@ class NewGameScreen(Screen[None]):
     def specs(self) -> list[SeatSpec]:
         out = []
         for i in range(MAX_SEATS):
-            if not self.query_one(f"#on-{i}", Checkbox).value:
+            kind = str(self.query_one(f"#kind-{i}", Select).value)
+            if kind == OFF:
                 continue
             name = self.query_one(f"#name-{i}", Input).value
-            kind = str(self.query_one(f"#kind-{i}", Select).value)
             colour = str(self.query_one(f"#colour-{i}", Select).value)
             out.append(SeatSpec(name, kind, colour))
         return out

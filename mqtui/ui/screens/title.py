@@ -36,7 +36,7 @@ class TitleScreen(Screen[None]):
     TitleScreen { align: center middle; }
     TitleScreen #logo { width: auto; color: $accent; text-style: bold; }
     TitleScreen #tagline { width: auto; color: $foreground 70%; text-style: italic; margin-bottom: 1; }
-    TitleScreen OptionList { width: 40; height: auto; border: round $primary; }
+    TitleScreen OptionList { width: 44; height: auto; border: round $primary; }
     TitleScreen Vertical { width: auto; height: auto; align: center middle; }
     TitleScreen.-short #logo { display: none; }
     """
@@ -62,7 +62,7 @@ class TitleScreen(Screen[None]):
             disabled = what == "continue" and not has_save
             prompt = Text.assemble((f"{key}  ", "bold"), label)
             if disabled:
-                prompt.append("  (no saved game)", "dim")
+                prompt.append("  (none yet)", "dim")
             menu.add_option(Option(prompt, id=what, disabled=disabled))
         menu.highlighted = 1 if has_save else 0
         menu.focus()

@@ -1,0 +1,261 @@
+"""The bots: legal choices only, determinism, fairness (hidden cards never matter), and sound play.
+
+Positions come from real games: random bots play a game, and every few decisions the position is kept.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+
+from mqtui.bots import BOT_KINDS, Choice, make_bot
+from mqtui.bots.hard import HardBot
+from mqtui.bots.knowledge import sample_state, unseen_cards, visible_cards
+from mqtui.bots.normal import NormalBot
+from mqtui.engine.cards import DXM, MONSTER, TREASURE
+from mqtui.engine.content import load_content
+from mqtui.engine.defs import COLOURS
+from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.state import (
+    CHARITY,
+    HIDDEN,
+    INVITE,
+    LOSE_ITEM,
+    REWARD,
+    STAGE_OVER,
+    WINDOW,
+    Frame,
+    State,
+)
+from mqtui.engine.view import view_for
+from mqtui.sim import play_game
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(load_content())
+
+
+def new_game(engine: Engine, seed: int, players: int = 4) -> State:
+    names = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+    s, _ = engine.new_game([(names[i], COLOURS[i]) for i in range(players)], seed)
+    return s
+
+
+def positions(engine: Engine, seeds: range, every: int, drivers: str = "random") -> Iterator[State]:
+    """States met while ``drivers`` bots play whole games, one in ``every`` decisions."""
+    for seed in seeds:
+        players = 2 + seed % 3
+        s = new_game(engine, seed, players)
+        bots = [make_bot(drivers, seed * 10 + i) for i in range(players)]
+        rnd = random.Random(seed)
+        step = 0
+        while s.stage != STAGE_OVER and s.round <= 60:
+            seat = engine.deciding(s)
+            if step % every == rnd.randrange(every):
+                yield copy_state(s)
+            view = view_for(s, seat) if bots[seat].needs_view else None
+            engine.apply(s, bots[seat].choose(engine, view, seat, list(engine.legal(s, seat))).action)
+            step += 1
+
+
+def quick_hard(seed: int) -> HardBot:
+    return HardBot(seed, steps=40, samples=2)
+
+
+def ask(engine: Engine, bot: object, s: State) -> Choice:
+    seat = engine.deciding(s)
+    choice: Choice = bot.choose(engine, view_for(s, seat), seat, list(engine.legal(s, seat)))  # type: ignore[attr-defined]
+    return choice
+
+
+# -- legality ------------------------------------------------------------------------------------------
+
+
+def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine: Engine) -> None:
+    asked = 0
+    for drivers, seeds in (("random", range(1, 9)), ("normal", range(20, 26))):
+        for s in positions(engine, seeds, every=3, drivers=drivers):
+            seat = engine.deciding(s)
+            legal = engine.legal(s, seat)
+            choice = NormalBot(asked).choose(engine, view_for(s, seat), seat, list(legal))
+            assert choice.action in legal, f"{choice.action} is not legal"
+            assert isinstance(choice.why, str) and "\n" not in choice.why
+            asked += 1
+    assert asked >= 2000
+
+
+def test_random_and_hard_bots_choose_only_legal_actions(engine: Engine) -> None:
+    asked = 0
+    for s in positions(engine, range(40, 44), every=9, drivers="normal"):
+        seat = engine.deciding(s)
+        legal = engine.legal(s, seat)
+        for bot in (make_bot("random", asked), quick_hard(asked)):
+            choice = bot.choose(engine, view_for(s, seat), seat, list(legal))
+            assert choice.action in legal
+        asked += 1
+    assert asked >= 100
+
+
+def test_every_bot_kind_can_be_made() -> None:
+    for kind in BOT_KINDS:
+        assert make_bot(kind, 1).kind == kind
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        make_bot("genius")
+
+
+# -- determinism and fairness ---------------------------------------------------------------------------
+
+
+def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
+    for s in positions(engine, range(50, 53), every=15, drivers="normal"):
+        seat = engine.deciding(s)
+        legal = list(engine.legal(s, seat))
+        view = view_for(s, seat)
+        for make in (lambda: NormalBot(7), lambda: quick_hard(7)):
+            first = make().choose(engine, view, seat, legal)
+            again = make().choose(engine, copy_state(view), seat, legal)
+            assert first == again
+
+
+def hide_differently(engine: Engine, s: State, seat: int, rnd: random.Random) -> State:
+    """The same position with everything ``seat`` cannot see dealt differently: other hands and the
+    draw piles reshuffled among themselves (sizes kept), and a different generator."""
+    t = engine.cards
+    out = copy_state(s)
+    others = [h for h in out.heroes if h.seat != seat]
+    slots = [(h.seat, i) for h in others for i in range(len(h.hand))]
+    pool = [u for h in others for u in h.hand] + out.dxm + out.treasure
+    rnd.shuffle(pool)
+    dxm = [u for u in pool if t.deck_of[u] == DXM]
+    treasure = [u for u in pool if t.deck_of[u] == TREASURE]
+    out.dxm, out.treasure = dxm[: len(s.dxm)], treasure[: len(s.treasure)]
+    rest = dxm[len(s.dxm) :] + treasure[len(s.treasure) :]
+    rnd.shuffle(rest)
+    for (who, i), uid in zip(slots, rest, strict=True):
+        out.heroes[who].hand[i] = uid
+    rnd.shuffle(out.monster_deck)
+    rnd.shuffle(out.tiles)
+    rnd.shuffle(out.bag)
+    out.rng = rnd.getrandbits(64)
+    return out
+
+
+def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
+    rnd = random.Random(3)
+    checked = 0
+    for s in positions(engine, range(60, 66), every=6, drivers="normal"):
+        if any(f.kind == REWARD for f in s.frames):
+            continue  # the cards being shared out are seen by two seats
+        seat = engine.deciding(s)
+        other = hide_differently(engine, s, seat, rnd)
+        view, other_view = view_for(s, seat), view_for(other, seat)
+        assert msgspec.msgpack.encode(view) == msgspec.msgpack.encode(other_view)
+        legal = list(engine.legal(s, seat))
+        assert NormalBot(1).choose(engine, view, seat, legal) == NormalBot(1).choose(
+            engine, other_view, seat, list(engine.legal(other, seat))
+        )
+        checked += 1
+    assert checked >= 100
+
+
+def test_a_sampled_state_looks_exactly_like_the_view(engine: Engine) -> None:
+    rnd = random.Random(5)
+    t = engine.cards
+    everything = sorted(range(len(t.deck_of)))
+    for s in positions(engine, range(70, 73), every=25, drivers="normal"):
+        seat = engine.deciding(s)
+        view = view_for(s, seat)
+        sample = sample_state(t, view, seat, rnd)
+        assert msgspec.msgpack.encode(view_for(sample, seat)) == msgspec.msgpack.encode(view)
+        assert sorted(_all_cards(sample)) == everything  # every card exactly once
+        for deck, pile in ((DXM, sample.dxm), (TREASURE, sample.treasure), (MONSTER, sample.monster_deck)):
+            assert all(t.deck_of[u] == deck for u in pile)
+        # what the seat sees is never resampled
+        assert not visible_cards(view, seat) & set(unseen_cards(t, view, seat)[DXM])
+
+
+def _all_cards(s: State) -> list[int]:
+    cards: list[int] = []
+    for h in s.heroes:
+        cards += h.hand + h.equipped + h.belt + h.backpack + h.races + h.classes
+        cards += [u for u in (h.half_breed, h.super_munchkin) if u != HIDDEN]
+    for room in s.rooms:
+        for pile in room.piles:
+            cards += pile
+    cards += [m.card for m in s.monsters]
+    cards += s.dxm + s.treasure + s.monster_deck + s.dxm_discard + s.treasure_discard + s.monster_discard
+    if s.combat is not None and s.combat.boss_card != HIDDEN:
+        cards.append(s.combat.boss_card)
+    return cards
+
+
+# -- play ----------------------------------------------------------------------------------------------
+
+
+def test_four_normal_bots_finish_a_game(engine: Engine) -> None:
+    result = play_game(engine, ["normal"] * 4, seed=11)
+    assert not result.error
+    assert result.finished and result.winners
+
+
+def test_normal_bot_beats_random_bots(engine: Engine) -> None:
+    wins = sum(0 in play_game(engine, ["normal", "random", "random", "random"], seed).winners for seed in range(4))
+    assert wins >= 3
+
+
+def _fight_position(engine: Engine, want: str) -> State:
+    """A real position whose top frame is ``want`` (found by playing normal bots)."""
+    for s in positions(engine, range(80, 120), every=1, drivers="normal"):
+        if s.frames and s.frames[-1].kind == want and len(s.heroes) == 4:
+            return s
+    raise AssertionError(f"no {want} position found")
+
+
+def test_normal_bot_wont_help_a_player_one_level_from_winning(engine: Engine) -> None:
+    s = _fight_position(engine, WINDOW)
+    c = s.combat
+    assert c is not None and not c.boss
+    active = s.heroes[c.active]
+    active.level = 9
+    helper = next(h for h in s.heroes if h.seat != c.active)
+    helper.level = 3
+    c.invited.append(helper.seat)
+    s.frames.append(Frame(kind=INVITE, seat=helper.seat, n=3, target=500))
+    choice = ask(engine, NormalBot(1), s)
+    assert choice.action.kind == "decline"
+    assert "one level from winning" in choice.why
+
+
+def test_normal_bot_loses_its_least_useful_item(engine: Engine) -> None:
+    t = engine.cards
+    s = new_game(engine, 5)
+    hero = s.heroes[0]
+    by_id = t.by_id
+    good = by_id["alleged-sword"][0]  # +3, in use
+    junk = by_id["participation-medal"][0]  # +1 trinket in the backpack... of lesser use
+    hero.hand = []
+    hero.equipped = [good]
+    hero.backpack = [junk]
+    s.frames.append(Frame(kind=LOSE_ITEM, seat=0, n=1))
+    choice = ask(engine, NormalBot(1), s)
+    assert choice.action.kind == "lose" and choice.action.a == junk
+
+
+def test_normal_bot_gives_junk_to_charity_and_keeps_the_best(engine: Engine) -> None:
+    t = engine.cards
+    s = new_game(engine, 6)
+    hero = s.heroes[0]
+    level = t.by_id["free-level-coupon"][0]
+    sword = t.by_id["alleged-sword"][0]
+    spoon = t.by_id["sharp-spoon"][0]
+    junk = [u for u in t.uids(DXM) if t.dxm[u].kind == "moves"][:3]
+    hero.hand = [level, sword, spoon, *junk]
+    hero.equipped = []
+    s.frames.append(Frame(kind=CHARITY, seat=0, n=1, target=1))
+    choice = ask(engine, NormalBot(1), s)
+    assert choice.action.kind == "charity"
+    assert choice.action.a in junk

@@ -1,0 +1,206 @@
+"""The UI's parts without a screen: themes, settings, words for actions and cards, the map drawing,
+seats from the command line, the command palette and undo by key."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ui_helpers import add_monster, add_room, make_app, settle, store_for
+
+from mqtui.engine.actions import SPECS, Action
+from mqtui.ui import themes
+from mqtui.ui.commands import AppCommands, LegalActionsCommands
+from mqtui.ui.describe import action_label, card_kind, card_text, hero_letters, log_kind, prompt
+from mqtui.ui.session import build_seats, default_specs, parse_players, resolve_kind
+from mqtui.ui.settings import Settings, load_settings, save_settings
+from mqtui.ui.widgets.map_canvas import draw
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+# -- themes -------------------------------------------------------------------------------------------
+
+
+def test_shipped_themes_load_and_cover_the_game_colours() -> None:
+    loaded = themes.load_themes()
+    assert not loaded.errors
+    for name in ("mq-dark", "mq-light", "mq-contrast", "mq-colourblind", "mq-terminal"):
+        assert name in loaded.themes
+        assert set(themes.GAME_VARIABLES) <= set(loaded.themes[name].variables)
+    assert loaded.themes["mq-light"].dark is False
+
+
+def test_colour_blind_theme_uses_distinct_player_colours() -> None:
+    theme = themes.load_themes().themes["mq-colourblind"]
+    colours = [theme.variables[f"mq-{c}"] for c in ("red", "blue", "green", "yellow", "orange", "purple")]
+    assert len(set(colours)) == 6
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"theme": {"primary": "#fff"}}, "needs a name"),
+        ({"theme": {"name": "x"}}, "primary"),
+        ({"theme": {"name": "x", "primary": "nope"}}, "not a colour"),
+        ({"theme": {"name": "x", "primary": "#fff", "sparkle": 1}}, "unknown theme key"),
+        ({"theme": {"name": "x", "primary": "#fff"}, "variables": {"mq-red": "bad"}}, "not a colour"),
+        ({"theme": {"name": "x", "primary": "#fff", "dark": "yes"}}, "true or false"),
+        ({"theme": {"name": "x", "primary": "#fff"}, "extra": {}}, "unknown table"),
+    ],
+)
+def test_bad_theme_files_are_refused_with_a_reason(data, error) -> None:
+    with pytest.raises(themes.ThemeError, match=error):
+        themes.parse_theme(data, "bad.toml")
+
+
+def test_a_broken_theme_file_is_reported_not_fatal(tmp_path) -> None:
+    (tmp_path / "good.toml").write_text('[theme]\nname = "good"\nprimary = "#123456"\n')
+    (tmp_path / "bad.toml").write_text("[theme\n")
+    loaded = themes.load_themes(tmp_path)
+    assert "good" in loaded.themes and themes.DEFAULT_THEME in loaded.themes
+    assert len(loaded.errors) == 1 and "bad.toml" in loaded.errors[0]
+
+
+def test_settings_round_trip_and_survive_garbage(data) -> None:
+    save_settings(Settings(theme="mq-light", bot_delay=0.15, auto_pass=False))
+    assert load_settings() == Settings(theme="mq-light", bot_delay=0.15, auto_pass=False)
+    (data / "settings.json").write_text("{not json")
+    assert load_settings() == Settings()
+
+
+# -- seats ----------------------------------------------------------------------------------------------
+
+
+def test_players_from_the_command_line() -> None:
+    specs = parse_players("Ann:human, Bob:bot, Cy:hard:green")
+    seats = build_seats(specs)
+    assert [s.name for s in seats] == ["Ann", "Bob", "Cy"]
+    assert seats[0].kind == "human" and seats[1].kind in ("normal", "random")
+    assert seats[2].colour == "green" and seats[0].colour == "red" and seats[1].colour == "blue"
+    with pytest.raises(ValueError):
+        parse_players("Ann:wizard")
+    with pytest.raises(ValueError):
+        build_seats(parse_players("Ann"))
+    with pytest.raises(ValueError):
+        build_seats(parse_players("Ann,Ann"))
+    assert resolve_kind("bot") in ("normal", "random")
+
+
+def test_default_table_is_one_human_against_three_computers() -> None:
+    seats = build_seats(default_specs())
+    assert [s.kind == "human" for s in seats] == [True, False, False, False]
+
+
+def test_cli_new_rejects_a_bad_table(capsys) -> None:
+    from mqtui.cli import main
+
+    assert main(["new", "--players", "Ann"]) == 2
+    assert "2 to 6" in capsys.readouterr().err
+
+
+def test_cli_load_rejects_a_missing_file(capsys, tmp_path) -> None:
+    from mqtui.cli import main
+
+    assert main(["load", str(tmp_path / "nope.mqsave")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+# -- words --------------------------------------------------------------------------------------------
+
+
+def test_every_legal_action_in_random_games_has_words() -> None:
+    """Labels, card kinds and prompts never fail on real positions (random play, several seeds)."""
+    seen: set[str] = set()
+    for seed in range(4):
+        store = store_for((("A", "random"), ("B", "random"), ("C", "random")), seed=seed, setup_done=False)
+        rnd = random.Random(seed)
+        for _ in range(400):
+            who = store.engine.deciding(store.state)
+            if who < 0:
+                break
+            snap = store.snapshot(who)
+            assert prompt(snap, store.seats)
+            for action in snap.legal:
+                label = action_label(action, snap, store.cards)
+                short = action_label(action, snap, store.cards, short=True)
+                assert label and short and not label.startswith(str(action.seat) + " ")
+                seen.add(action.kind)
+            for uid in snap.view.heroes[who].hand:
+                assert card_kind(store.cards, uid) and card_text(store.cards, uid)
+            store.apply(rnd.choice(snap.legal))
+        for line in store.snapshot(0).log:
+            assert log_kind(line)[1]
+    assert len(seen) >= 15, seen
+    assert seen <= set(SPECS)
+
+
+def test_log_kinds() -> None:
+    assert log_kind("Round 3: Ann's turn.")[0] == "turn"
+    assert log_kind("Colour die (monster phase): red.")[0] == "colour"
+    assert log_kind("Dice: Ann rolls 4 for the heroes; Bob rolls 3 for the monsters.")[0] == "dice"
+    assert log_kind("Ann (1 +die 3 = 4) loses to Goblin (6 +die 2 = 8).")[0] == "result"
+    assert log_kind("Ann dies!")[0] == "death"
+
+
+def test_hero_letters_are_unique() -> None:
+    store = store_for((("Ann", "human"), ("Al", "random"), ("Bob", "random")))
+    letters = hero_letters(store.state.heroes)
+    assert len(set(letters.values())) == 3
+    assert letters[2] == "B"
+
+
+def test_map_drawing_shows_kinds_by_glyph_not_colour() -> None:
+    store = store_for()
+    add_room(store, "coat-check", 1, 0, {1: "door", 0: "locked", 2: "wall"})
+    add_monster(store, "skeleton-intern", 1, 0, "blue")
+    canvas = draw(store.cards, store.state, hero_letters(store.state.heroes), cursor=(1, 0))
+    text = "\n".join("".join(ch for ch, _ in row) for row in canvas.rows)
+    assert "Entrance" in text and "CoatCheck" in text
+    assert " D" in text or "D" in text
+    assert "L" in text and "█" in text and "M3" in text and "?" in text
+    assert "┏" in text  # the cursor room's outline
+
+
+# -- palette and undo ---------------------------------------------------------------------------------------
+
+
+async def test_palette_lists_every_legal_action_by_name() -> None:
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        provider = LegalActionsCommands(app.screen)
+        hits = [hit async for hit in provider.discover()]
+        assert len(hits) == len(app.screen.snapshot.legal)
+        names = [str(hit.display) for hit in hits]
+        assert "End your action phase" in names
+        found = [hit async for hit in provider.search("explore north")]
+        assert found and "Explore north" in str(found[0].text)
+        await found[0].command()
+        await settle(pilot, app)
+        assert len(store.state.rooms) == 2
+        app_hits = [str(hit.display) async for hit in AppCommands(app.screen).discover()]
+        assert any(h.startswith("Theme: ") for h in app_hits)
+
+
+async def test_undo_and_redo_by_keys() -> None:
+    store = store_for()
+    add_room(store, "coat-check", 1, 0)
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("shift+right")  # a move into a known room reveals nothing: it can be undone
+        await settle(pilot, app)
+        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (0, 0)
+        assert app.screen.snapshot.view.heroes[0].x == 0
+        await pilot.press("ctrl+y")
+        await settle(pilot, app)
+        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
