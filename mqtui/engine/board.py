@@ -196,22 +196,23 @@ def step_target(s: State, x: int, y: int, d: int) -> tuple[int, int] | None:
 
 
 def _arrow(t: CardTable, s: State, x: int, y: int, colour: str) -> int | None:
-    room = room_at(s, x, y)
-    if room is None or room.room == ENTRANCE:
+    i = s.grid.get(cell_key(x, y))
+    if i is None:
         return None
-    side = room_def(t, room).arrows.get(colour)
-    return None if side is None else DIRS.index(side)
+    room = s.rooms[i].room
+    return None if room == ENTRANCE else t.arrows[room].get(colour)
 
 
 def _is_entrance(s: State, x: int, y: int) -> bool:
     return x == 0 and y == 0
 
 
-def _target_at(s: State, m: Monster, x: int, y: int) -> bool:
+def _target_cell(s: State, m: Monster) -> tuple[int, int] | None:
+    """Where the monster's target hero stands (None if it is dead or not playing)."""
     for h in s.heroes:
         if h.colour == m.colour:
-            return not h.dead and h.x == x and h.y == y
-    return False
+            return None if h.dead else (h.x, h.y)
+    return None
 
 
 def _enter(s: State, m: Monster, x: int, y: int, d: int, came: tuple[int, int]) -> tuple[int, int]:
@@ -249,9 +250,10 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
 
 def _move_along(t: CardTable, s: State, m: Monster, kind: str, colour: str) -> None:
     visited = {(m.x, m.y)}
+    goal = _target_cell(s, m)
     if kind == "contrary":
         d = _arrow(t, s, m.x, m.y, colour)
-        if d is None or _target_at(s, m, m.x, m.y):
+        if d is None or (m.x, m.y) == goal:
             return
         back = (d + 2) % 4
         nxt = step_target(s, m.x, m.y, back)
@@ -261,7 +263,7 @@ def _move_along(t: CardTable, s: State, m: Monster, kind: str, colour: str) -> N
     last_dir = -1
     stopped_by_target = False
     while True:
-        if _target_at(s, m, m.x, m.y):
+        if (m.x, m.y) == goal:
             stopped_by_target = True
             break
         d = _arrow(t, s, m.x, m.y, colour)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mqtui.engine.defs import Content, DxmDef, MonsterDef, RoomDef, TreasureDef
+from mqtui.engine.defs import Content, DxmDef, MonsterDef, Power, RoomDef, TreasureDef
 
 DXM = "dxm"
 TREASURE = "treasure"
@@ -21,6 +21,9 @@ class CardTable:
     names: list[str] = field(default_factory=list)
     tiles: dict[int, tuple[int, ...]] = field(default_factory=dict)  # tile -> room indexes
     by_id: dict[str, list[int]] = field(default_factory=dict)  # card id -> uids
+    arrows: list[dict[str, int]] = field(default_factory=list)  # room index -> colour -> side 0..3
+    power_cache: dict[tuple[int, ...], tuple[Power, ...]] = field(default_factory=dict)
+    identity_cache: dict[tuple[int, ...], frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, content: Content) -> CardTable:
@@ -38,6 +41,7 @@ class CardTable:
                 table._add(MONSTER, m.id, m.name)
                 table.monster[len(table.deck_of) - 1] = m
         for i, room in enumerate(content.rooms):
+            table.arrows.append({colour: "NESW".index(side) for colour, side in room.arrows.items()})
             table.tiles.setdefault(room.tile, ())
             table.tiles[room.tile] = (*table.tiles[room.tile], i)
         return table

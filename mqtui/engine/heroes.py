@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from mqtui.engine import rng
 from mqtui.engine.actions import Event
 from mqtui.engine.board import discard, draw_to_hand, hero_room, room_at
@@ -24,11 +22,14 @@ def class_ids(t: CardTable, hero: Hero) -> list[str]:
     return [t.dxm[u].klass for u in hero.classes]
 
 
-def identity(t: CardTable, hero: Hero) -> set[str]:
-    """The hero's race and class ids ("human" when it has no race card)."""
-    ids = set(race_ids(t, hero)) or {"human"}
-    ids.update(class_ids(t, hero))
-    return ids
+def identity(t: CardTable, hero: Hero) -> frozenset[str]:
+    """The hero's race and class ids ("human" when it has no race card), cached per card combination."""
+    key = (*hero.races, -1, *hero.classes)
+    found = t.identity_cache.get(key)
+    if found is None:
+        found = frozenset(race_ids(t, hero) or ["human"]) | frozenset(class_ids(t, hero))
+        t.identity_cache[key] = found
+    return found
 
 
 def describe(t: CardTable, hero: Hero) -> str:
@@ -37,11 +38,16 @@ def describe(t: CardTable, hero: Hero) -> str:
     return f"{races} {classes}"
 
 
-def powers(t: CardTable, hero: Hero) -> Iterator[Power]:
-    for r in race_ids(t, hero):
-        yield from t.content.races[r].powers
-    for c in class_ids(t, hero):
-        yield from t.content.classes[c].powers
+def powers(t: CardTable, hero: Hero) -> tuple[Power, ...]:
+    """The powers of the hero's races and classes (cached per combination of cards)."""
+    key = (*hero.races, -1, *hero.classes)
+    found = t.power_cache.get(key)
+    if found is None:
+        found = tuple(p for r in race_ids(t, hero) for p in t.content.races[r].powers) + tuple(
+            p for c in class_ids(t, hero) for p in t.content.classes[c].powers
+        )
+        t.power_cache[key] = found
+    return found
 
 
 def power_total(t: CardTable, hero: Hero, kind: str) -> int:

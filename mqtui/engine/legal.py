@@ -165,9 +165,15 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
     room = hero_room(s, hero)
     rdef = room_def(t, room)
     if not hero.explored:
+        # move_cost, unrolled over the four sides: this is the hottest loop of random play
         leave = sum(r.amount for r in rdef.rules if r.kind == "leave_cost")
+        costs = t.content.tables.move_cost
+        spend_all = not hero.moved and hero.moves > 0
         for d in range(4):
-            if move_cost(t, s, hero, d, leave) is not None:
+            base = costs.get(s.edges.get(edge_key(hero.x, hero.y, d), "wall"))
+            if base is None or (base + leave > hero.moves and not spend_all):
+                continue
+            if s.tiles or cell_key(hero.x + DX[d], hero.y + DY[d]) in s.grid:
                 out.append(Action(seat, "move", d))
     if hero.moves >= 1:
         _deals(t, hero, rdef.deal, out)

@@ -154,12 +154,13 @@ DX = (0, 1, 0, -1)  # N E S W, y grows downward (south)
 DY = (-1, 0, 1, 0)
 
 
+# Offsets of the edge key on each side (N E S W) from twice the cell key: see edge_key.
+_EDGE_OFFSET = (-1, 0, 1, -2048)
+
+
 def edge_key(x: int, y: int, d: int) -> int:
-    """The edge on side ``d`` of cell (x, y); the same key from both cells it separates."""
-    if d == 1:  # east of (x,y) is west of (x+1,y)
-        return cell_key(x, y) * 2
-    if d == 3:
-        return cell_key(x - 1, y) * 2
-    if d == 2:
-        return cell_key(x, y) * 2 + 1
-    return cell_key(x, y - 1) * 2 + 1
+    """The edge on side ``d`` of cell (x, y); the same key from both cells it separates.
+
+    East of (x, y) is ``2*cell(x, y)``, which is also west of (x+1, y); south is ``2*cell(x, y) + 1``,
+    which is also north of (x, y+1)."""
+    return ((x + 512) * 1024 + y + 512) * 2 + _EDGE_OFFSET[d]
