@@ -87,15 +87,16 @@ async def _press_to_frame(app, key: str) -> float:  # type: ignore[no-untyped-de
     import asyncio
 
     stamps: list[float] = []
-    driver = app._driver
-    original = driver.write
+    original = app._display
 
-    def write(data: str) -> None:
-        if data:
+    def display(screen, renderable) -> None:  # type: ignore[no-untyped-def]
+        # headless apps skip the terminal output: build it here, as a real terminal would get it
+        if renderable is not None and hasattr(renderable, "render_segments"):
+            renderable.render_segments(app.console)
             stamps.append(time.perf_counter())
-        original(data)
+        original(screen, renderable)
 
-    driver.write = write
+    app._display = display
     try:
         t0 = time.perf_counter()
         app.simulate_key(key)
@@ -103,7 +104,7 @@ async def _press_to_frame(app, key: str) -> float:  # type: ignore[no-untyped-de
             await asyncio.sleep(0.0005)
         return (stamps[0] if stamps else time.perf_counter()) - t0
     finally:
-        driver.write = original
+        app._display = original
 
 
 def keys(presses: int) -> dict[str, float]:

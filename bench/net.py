@@ -61,6 +61,20 @@ def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1e3:.3f} ms, p95 {q[18] * 1e3:.3f} ms"
 
 
+SERVERS: list[asyncio.subprocess.Process] = []  # stopped at the end, whatever happens
+
+
+async def stop_servers() -> None:
+    for proc in SERVERS:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+
 async def start_server(
     tmp: Path, sock: str, extra: list[str]
 ) -> tuple[asyncio.subprocess.Process, list[str]]:
@@ -87,6 +101,7 @@ async def start_server(
         stderr=asyncio.subprocess.STDOUT,
         env=env,
     )
+    SERVERS.append(proc)
     assert proc.stdout is not None
     lines: list[str] = []
     while not any(line.startswith("Ctrl+C") for line in lines):
@@ -191,19 +206,23 @@ async def app_memory(tmp: Path, app: str) -> tuple[int, int]:
     )
     os.close(slave)
     os.set_blocking(master, False)
-    end = time.time() + 8
-    while time.time() < end:  # let it draw (and drain its output)
-        try:
-            os.read(master, 65536)
-        except BlockingIOError:
-            pass
-        except OSError:
-            break
-        await asyncio.sleep(0.05)
-    rss, pss = rss_kib(child.pid), pss_kib(child.pid)
-    child.kill()
-    child.wait()
-    os.close(master)
+    try:
+        end = time.time() + 8
+        while time.time() < end:  # let it draw (and drain its output)
+            try:
+                os.read(master, 65536)
+            except BlockingIOError:
+                pass
+            except OSError:
+                break
+            await asyncio.sleep(0.05)
+        if child.poll() is not None:
+            raise RuntimeError(f"the app exited ({child.returncode})")
+        rss, pss = rss_kib(child.pid), pss_kib(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+        os.close(master)
     proc.send_signal(signal.SIGTERM)
     await asyncio.wait_for(proc.wait(), 10)
     return rss, pss
@@ -268,22 +287,28 @@ async def main() -> None:
     engine = Engine(load_content())
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as d:
-        tmp = Path(d)
-        results |= await protocol_bench(args, tmp, engine)
-        print("memory of one player's app process (each SSH session runs one):")
-        for app in ("standin", "mqapp"):
-            try:
-                rss, pss = await app_memory(tmp, app)
-            except Exception as exc:  # the full app may not be there yet
-                print(f"  {app}: not measured ({exc})")
-                continue
-            print(f"  {app:<8} RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
-            results[f"{app}_rss_mib"] = rss / 1024
-            results[f"{app}_pss_mib"] = pss / 1024
-        if not args.no_ssh and shutil.which("ssh"):
-            results |= await ssh_bench(tmp, engine, args.ssh_actions)
+        try:
+            await run_all(args, Path(d), engine, results)
+        finally:
+            await stop_servers()
     if args.json:
         print(json.dumps(results, indent=2))
+
+
+async def run_all(args: argparse.Namespace, tmp: Path, engine: Engine, results: dict[str, float]) -> None:
+    results |= await protocol_bench(args, tmp, engine)
+    print("memory of one player's app process (each SSH session runs one):")
+    for app in ("standin", "mqapp"):
+        try:
+            rss, pss = await app_memory(tmp, app)
+        except Exception as exc:  # the full app may not be there yet
+            print(f"  {app}: not measured ({exc})")
+            continue
+        print(f"  {app:<8} RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
+        results[f"{app}_rss_mib"] = rss / 1024
+        results[f"{app}_pss_mib"] = pss / 1024
+    if not args.no_ssh and shutil.which("ssh"):
+        results |= await ssh_bench(tmp, engine, args.ssh_actions)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.engine.state import HIDDEN
 from mqtui.net import persist
-from mqtui.net.authority import Authority, TableConfig, parse_new_spec, safe_choice
+from mqtui.net.authority import Authority
 from mqtui.net.identity import normalise_code, parse_seat_spec
 from mqtui.net.netstore import JoinRefused, NetStore
 from mqtui.net.protocol import (
@@ -37,6 +37,7 @@ from mqtui.net.protocol import (
     read_frame,
 )
 from mqtui.net.ptyrelay import child_env
+from mqtui.net.table import TableConfig, parse_new_spec, played_words, safe_choice
 
 
 @pytest.fixture(scope="module")
@@ -299,6 +300,8 @@ async def test_an_engine_failure_leaves_the_game_unchanged(
 
 async def test_an_away_player_is_not_waited_for_forever(engine: Engine, tmp_path: Path) -> None:
     t = await _open(engine, tmp_path, timeout=0.2)
+    await asyncio.sleep(0.4)
+    assert t.a.state.n == 0  # nobody at the table: nothing moves
     s0 = await t.join(engine, "0")
     await s0.send(Action(0, "done"))  # seat 1 never came: its setup is done for it
     await _until(lambda: s0.snapshot().deciding == 0 and s0.snapshot().n >= 2)
@@ -397,10 +400,17 @@ def test_seat_lists_and_key_file_seats() -> None:
 
 
 def test_the_app_gets_the_clients_terminal_and_sensible_colours() -> None:
-    base = {"PATH": "/bin", "COLORTERM": "truecolor", "COLUMNS": "80"}
+    base = {
+        "PATH": "/bin",
+        "COLORTERM": "truecolor",
+        "COLUMNS": "80",
+        "SSH_AUTH_SOCK": "/x",
+        "MQTUI_DATA": "/d",
+    }
     env = child_env("xterm-256color", {}, base)
     assert env["TERM"] == "xterm-256color" and env["TEXTUAL_COLOR_SYSTEM"] == "256"
-    assert "COLORTERM" not in env and "COLUMNS" not in env
+    assert "COLORTERM" not in env and "COLUMNS" not in env and "SSH_AUTH_SOCK" not in env
+    assert env["PATH"] == "/bin" and env["MQTUI_DATA"] == "/d"
     assert child_env("xterm-direct", {}, base)["COLORTERM"] == "truecolor"
     assert child_env("xterm", {"COLORTERM": "truecolor"}, base)["COLORTERM"] == "truecolor"
     assert child_env("linux", {}, base)["TEXTUAL_COLOR_SYSTEM"] == "standard"
@@ -448,3 +458,11 @@ async def test_an_address_that_keeps_failing_to_sign_in_is_blocked(table: Table)
     assert not host.blocked("10.0.0.9")
     host.failed("10.0.0.9")
     assert host.blocked("10.0.0.9") and not host.blocked("10.0.0.8")
+
+
+def test_the_table_never_names_a_secret_card_it_plays_for_someone(engine: Engine) -> None:
+    names = engine.cards.names
+    uid = 5
+    public, private = played_words(names, Action(1, "charity", uid))
+    assert names[uid] not in public and names[uid] in private
+    assert played_words(names, Action(1, "move", 2)) == ("move S", "move S")

@@ -34,9 +34,10 @@ from mqtui.engine.game import Engine
 from mqtui.engine.state import HIDDEN
 from mqtui.engine.view import view_for
 from mqtui.net import persist
-from mqtui.net.authority import Authority, TableConfig, parse_new_spec, safe_choice
+from mqtui.net.authority import Authority
 from mqtui.net.identity import KeyTable
 from mqtui.net.sshserver import SSHHost
+from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
 
 pytestmark = pytest.mark.skipif(
     shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"

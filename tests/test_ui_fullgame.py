@@ -27,7 +27,7 @@ async def test_whole_game_between_computer_players() -> None:
     app = local_app(store)
     async with app.run_test(size=(100, 30)) as pilot:
         start = time.monotonic()
-        while not store.state.stage == "over" and time.monotonic() - start < TIME_CAP:
+        while store.state.stage != "over" and time.monotonic() - start < TIME_CAP:
             await pilot.pause(0.05)
         assert store.state.stage == "over", f"no winner after {len(store.actions)} actions"
         for _ in range(20):

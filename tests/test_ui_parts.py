@@ -8,7 +8,7 @@ import random
 import pytest
 from ui_helpers import add_monster, add_room, make_app, settle, store_for
 
-from mqtui.engine.actions import SPECS, Action
+from mqtui.engine.actions import SPECS
 from mqtui.ui import themes
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.describe import action_label, card_kind, card_text, hero_letters, log_kind, prompt

@@ -66,7 +66,7 @@ async def _fight(pilot) -> None:
     await pilot.press("shift+up")  # the fight starts
     await settle(pilot, app)
     potion = store.state.heroes[0].belt[0]
-    enhancer, die_card = store.state.heroes[0].hand
+    enhancer, _die_card = store.state.heroes[0].hand
     monster = store.state.monsters[0].id
     await app.screen.perform(Action(0, "use", potion, 0))
     await app.screen.perform(Action(0, "enhance", enhancer, monster))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from ui_helpers import make_app, settle
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.cards import CardBrowserScreen
@@ -13,8 +14,6 @@ from mqtui.ui.screens.rules import RulesScreen
 from mqtui.ui.screens.settings import SettingsScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings, load_settings
-
-from ui_helpers import make_app, settle
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +34,7 @@ async def test_new_game_from_title_screen_with_enter() -> None:
         assert isinstance(app.screen, GameScreen)
         store = app.game_store
         assert store is not None
-        assert [s.kind for s in store.seats][0] == "human"
+        assert next(s.kind for s in store.seats) == "human"
         assert len(store.seats) == 4
         assert all(s.kind != "human" for s in store.seats[1:])
         snap = app.screen.snapshot

@@ -52,7 +52,9 @@ def room_index(store: LocalStore, room_id: str) -> int:
     return next(i for i, r in enumerate(rooms) if r.id == room_id)
 
 
-def add_room(store: LocalStore, room_id: str, x: int, y: int, sides: str | dict[int, str] = "passage") -> Room:
+def add_room(
+    store: LocalStore, room_id: str, x: int, y: int, sides: str | dict[int, str] = "passage"
+) -> Room:
     """Place a room at (x, y); its sides without a connection get ``sides`` (one kind, or per side)."""
     s = store.state
     index = room_index(store, room_id)
@@ -148,6 +150,8 @@ async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
         task = getattr(store, "_task", None)
         busy = task is not None and not task.done()
         shown = screen.snapshot
-        if not busy and (shown is not None and shown.n == store.snapshot().n or screen._pending is not None):
+        if not busy and (
+            (shown is not None and shown.n == store.snapshot().n) or screen._pending is not None
+        ):
             await pilot.pause()  # type: ignore[attr-defined]
             return

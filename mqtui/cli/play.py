@@ -14,7 +14,9 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         choices=("instant", "fast", "normal", "slow"),
         help="how fast computer players move (default: the saved setting, normally 'normal')",
     )
-    parser.add_argument("--theme", help="colour theme by name, e.g. mq-dark, mq-light, mq-contrast, mq-colourblind")
+    parser.add_argument(
+        "--theme", help="colour theme by name, e.g. mq-dark, mq-light, mq-contrast, mq-colourblind"
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -33,15 +33,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=60.0,
-        help="seconds before an away player's decision is made for them",
+        help="seconds before an away player's decision is made for them (default 60; 0: never)",
     )
     parser.add_argument(
         "--turn-timeout", type=float, default=0.0, help="same for a connected player (default 0: never)"
     )
     parser.add_argument(
-        "--abandon", type=float, default=300.0, help="seconds away before a bot takes the seat (0: never)"
+        "--abandon",
+        type=float,
+        default=300.0,
+        help="seconds away before a bot takes the seat (default 300; 0: never)",
     )
-    parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each computer decision")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds before each computer decision (default 0.6)"
+    )
     parser.add_argument(
         "--max-rate", type=float, default=20.0, help="messages a second one client may send (default 20)"
     )

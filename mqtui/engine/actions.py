@@ -80,7 +80,7 @@ class Event(msgspec.Struct, frozen=True, array_like=True):
     private: str = ""
 
     def for_seat(self, seat: int) -> str:
-        return self.private if self.private and seat == self.seat else self.text
+        return self.private if self.private and seat == self.seat >= 0 else self.text
 
 
 def _fmt(kind: str, value: int) -> str:

@@ -26,9 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mqtui.bots import Bot, make_bot
-from mqtui.engine.actions import Action, Event, IllegalAction, to_text
-from mqtui.engine.defs import COLOURS
+from mqtui.bots import Bot
+from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
@@ -54,54 +53,18 @@ from mqtui.net.protocol import (
     encode,
     read_frame,
 )
+from mqtui.net.table import (
+    Slot,
+    TableConfig,
+    line_for,
+    make_seat_bot,
+    played_words,
+    safe_choice,
+)
 
 log = logging.getLogger("mqtui.net")
 
-HUMAN = "human"
-NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
-SAFE_KINDS = ("pass", "decline", "done", "end")
 FIRST_LOG_LINES = 2000  # a (re)connecting client gets at most this many old log lines
-
-
-@dataclass
-class TableConfig:
-    timeout: float = 60.0  # an away player's decision is made for them after this many seconds
-    turn_timeout: float = 0.0  # a connected player's too (0: never)
-    abandon: float = 300.0  # away this long: a bot takes the seat until the player returns (0: never)
-    bot_delay: float = 0.6  # seconds before a computer decision, so people can follow
-    away_bot: str = "normal"  # the bot that takes abandoned seats ("random" if "normal" is missing)
-    rate: float = 20.0  # messages a second a client may send, on average...
-    burst: float = 40.0  # ...and in a burst
-    max_strikes: int = 50  # refused-for-abuse messages before a client is cut off
-    hello_timeout: float = 10.0
-    max_buffer: int = 4 * 1024 * 1024  # unsent bytes to one client before it is cut off as stuck
-
-
-@dataclass
-class Slot:
-    name: str
-    colour: str
-    kind: str = HUMAN
-    owner: str = ""
-    conn: Conn | None = None
-    away_since: float = field(default_factory=time.monotonic)
-    taken_over: bool = False  # abandoned: a bot plays it until its player returns
-    auto: bool = False  # timed out while away: safe choices at once until its player returns
-
-    @property
-    def human(self) -> bool:
-        return self.kind == HUMAN
-
-    def status(self) -> str:
-        if not self.human:
-            return "bot"
-        if self.conn is not None:
-            return "here"
-        if self.taken_over:
-            return "bot"
-        if self.auto:
-            return "auto"
-        return "away" if self.owner else "empty"
 
 
 @dataclass(eq=False)
@@ -127,67 +90,6 @@ class Conn:
     def push(self, frame: bytes) -> None:
         self.outbox.append(frame)
         self.wake.set()
-
-
-def line_for(e: Event, seat: int) -> str:
-    """The log line one seat may read (spectators only ever get the public text)."""
-    return e.text if seat < 0 else e.for_seat(seat)
-
-
-def parse_new_spec(spec: str) -> list[persist.SeatRec]:
-    """``"3"`` or ``"Ann,Bob,bot"`` or ``"Ann:red,Bob:blue:human,Cy:green:normal"`` -> seats.
-
-    Each entry is NAME[:COLOUR][:KIND], KIND is "human" (the default) or a bot kind; a bare bot kind
-    ("bot", "random", "normal", "hard") is a computer seat with a default name.
-    """
-    spec = spec.strip()
-    if spec.isdigit():
-        count = int(spec)
-        if not 2 <= count <= 6:
-            raise ValueError("a game needs 2 to 6 players")
-        return [persist.SeatRec(name=NAMES[i], colour=COLOURS[i]) for i in range(count)]
-    entries = [e.strip() for e in spec.replace(";", ",").split(",") if e.strip()]
-    if not 2 <= len(entries) <= 6:
-        raise ValueError("a game needs 2 to 6 players")
-    seats: list[persist.SeatRec] = []
-    bot_kinds = ("random", "normal", "hard")
-    for i, entry in enumerate(entries):
-        parts = entry.split(":")
-        name, colour, kind = parts[0], "", HUMAN
-        for extra in parts[1:]:
-            if extra in COLOURS:
-                colour = extra
-            elif extra in (HUMAN, *bot_kinds):
-                kind = extra
-            elif extra == "bot":
-                kind = "normal"
-            else:
-                raise ValueError(f"{entry!r}: {extra!r} is neither a colour nor a player kind")
-        if name.lower() in ("bot", *bot_kinds) and len(parts) == 1:
-            kind = "normal" if name.lower() == "bot" else name.lower()
-            name = f"{NAMES[i]} (bot)"
-        seats.append(persist.SeatRec(name=name or NAMES[i], colour=colour, kind=kind))
-    used = {s.colour for s in seats if s.colour}
-    free = [c for c in COLOURS if c not in used]
-    for s in seats:
-        if not s.colour:
-            s.colour = free.pop(0)
-    return seats
-
-
-def safe_choice(legal: Sequence[Action]) -> Action:
-    for kind in SAFE_KINDS:
-        for a in legal:
-            if a.kind == kind:
-                return a
-    return legal[0]
-
-
-def _make_bot(kind: str, seed: int) -> Bot:
-    try:
-        return make_bot(kind, seed)
-    except (ModuleNotFoundError, ImportError, ValueError):
-        return make_bot("random", seed)
 
 
 class Authority:
@@ -220,6 +122,7 @@ class Authority:
         self._bots: dict[int, Bot] = {}
         self._ids = 0
         self._decision_since = time.monotonic()
+        self._table_since = time.monotonic()  # when the first player of a busy spell connected
         self._kick = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._servers: list[asyncio.AbstractServer] = []
@@ -305,10 +208,9 @@ class Authority:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._driver
-        for conn in list(self.conns):
-            if conn.task is not None:
-                with contextlib.suppress(asyncio.CancelledError, Exception, asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(conn.task), 1.0)
+        tasks = {conn.task for conn in self.conns if conn.task is not None}
+        if tasks:
+            await asyncio.wait(tasks, timeout=1.5)  # goodbyes delivered, connections closed
         self.save_now()
         if self.saver is not None:
             self.saver.close()
@@ -377,6 +279,11 @@ class Authority:
         if 0 <= seat < len(self.slots) and not self.slots[seat].owner and identity:
             self.slots[seat].owner = identity
             self.game.seats[seat].owner = identity
+            self._save_soon()
+
+    def anyone_here(self) -> bool:
+        """Some player is connected (spectators do not count)."""
+        return any(slot.conn is not None for slot in self.slots)
 
     def _bind(self, conn: Conn, claim: Claim) -> None:
         if conn.seat == SPECTATOR:
@@ -384,11 +291,14 @@ class Authority:
             self._say(f"{conn.label} watches")
             return
         slot = self.slots[conn.seat]
+        if not self.anyone_here():
+            self._table_since = time.monotonic()  # the clocks of the away seats start now
         old = slot.conn
         slot.conn = conn
         if not slot.owner:
             slot.owner = claim.identity
             self.game.seats[conn.seat].owner = claim.identity
+            self._save_soon()  # who owns the seat survives a restart
         if old is not None:
             self._drop(old, "you connected again from somewhere else")
         back = slot.taken_over or slot.auto
@@ -663,8 +573,8 @@ class Authority:
         """Seconds until the table decides for the deciding seat, or None (wait for its player)."""
         s = self.state
         who = self.engine.deciding(s)
-        if who < 0 or self.closing:
-            return None
+        if who < 0 or self.closing or not self.anyone_here():
+            return None  # with no player at the table, the game waits (and the clocks stop)
         slot = self.slots[who]
         now = time.monotonic()
         since = self._decision_since
@@ -674,11 +584,12 @@ class Authority:
         if slot.conn is None:
             if slot.auto:
                 return max(0.0, quick - now)
+            away = max(slot.away_since, self._table_since)  # away while somebody was waiting
             deadlines = []
             if self.config.timeout > 0:
-                deadlines.append(max(since, slot.away_since) + self.config.timeout)
+                deadlines.append(max(since, away) + self.config.timeout)
             if self.config.abandon > 0:
-                deadlines.append(max(quick, slot.away_since + self.config.abandon))
+                deadlines.append(max(quick, away + self.config.abandon))
             return max(0.0, min(deadlines) - now) if deadlines else None
         if self.config.turn_timeout > 0:
             return max(0.0, since + self.config.turn_timeout - now)
@@ -728,7 +639,7 @@ class Authority:
             bot = self._bots.get(who)
             if bot is None:
                 kind = slot.kind if not slot.human else self.config.away_bot
-                bot = self._bots[who] = _make_bot(kind, s.seed * 31 + who)
+                bot = self._bots[who] = make_seat_bot(kind, s.seed * 31 + who)
             choice = bot.choose(self.engine, view_for(s, who), who, list(legal))
             action = choice.action
             if choice.why:
@@ -736,9 +647,7 @@ class Authority:
                 self.log.append(Event("bot", "", who, f"{slot.name}: {choice.why}"))
         else:
             action = safe_choice(legal)
-            shown = to_text(action).split(" ", 1)[1]
-            if action.a >= 0 and action.kind in ("charity", "lose", "take", "discard"):
-                shown = f"{action.kind} {self.engine.cards.names[action.a]}"
+            public, private = played_words(self.engine.cards.names, action)
             if slot.conn is not None:
                 why = f"took more than {self.config.turn_timeout:g} s"
             elif slot.auto:
@@ -747,7 +656,12 @@ class Authority:
                 why = f"is away ({self.config.timeout:g} s without a decision)"
                 slot.auto = True
                 self._table_changed()
-            self._event("timeout", f"{slot.name} {why}: the table plays '{shown}' for them.")
+            self._event(
+                "timeout",
+                f"{slot.name} {why}: the table plays '{public}' for them.",
+                who,
+                f"You {why.replace('is ', 'are ', 1)}: the table plays '{private}' for you.",
+            )
         ok, reason = self.apply(action, s.n)
         if not ok:
             log.error("automatic action %s refused: %s", action, reason)

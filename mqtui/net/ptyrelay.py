@@ -29,7 +29,10 @@ log = logging.getLogger("mqtui.net")
 DEFAULT_SIZE = (80, 24)
 TRUECOLOR_TERMS = ("xterm-kitty", "alacritty", "wezterm", "foot", "xterm-ghostty", "contour", "iterm2")
 BASIC_TERMS = ("linux", "vt100", "vt102", "vt220", "ansi", "cons25", "dumb")
-_DROP_ENV = ("COLUMNS", "LINES", "COLORTERM", "NO_COLOR", "TEXTUAL_COLOR_SYSTEM", "TERM_PROGRAM", "LC_ALL")
+# what of the server's environment a player's app gets: enough to run, nothing of the host's session
+# (no agent socket, no tokens, no terminal settings of the host's own terminal)
+_KEEP_ENV = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "PYTHONPATH", "PYTHONHASHSEED", "VIRTUAL_ENV")
+_KEEP_PREFIXES = ("MQTUI_", "XDG_", "COVERAGE_")
 _TERM_RE = re.compile(r"^[A-Za-z0-9._+-]{1,64}$")
 
 
@@ -44,15 +47,19 @@ def get_winsize(fd: int) -> tuple[int, int]:
     return cols, rows
 
 
+def _passed_on(name: str) -> bool:
+    return name in _KEEP_ENV or name.startswith(_KEEP_PREFIXES)
+
+
 def child_env(
     term: str, client_env: Mapping[str, str], base: Mapping[str, str] | None = None
 ) -> dict[str, str]:
-    """The app's environment: the server's, minus terminal settings, plus the SSH client's terminal.
+    """The app's environment: a few of the server's variables, plus the SSH client's terminal.
 
     OpenSSH does not forward COLORTERM, so truecolor is used only when the client's TERM (or a
     COLORTERM it did send) says so; otherwise 256 colours, or the basic 16 on console-like terminals.
     """
-    env = {k: v for k, v in (os.environ if base is None else base).items() if k not in _DROP_ENV}
+    env = {k: v for k, v in (os.environ if base is None else base).items() if _passed_on(k)}
     term = term if _TERM_RE.match(term or "") else "xterm-256color"
     env["TERM"] = term
     t = term.lower()

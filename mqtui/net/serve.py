@@ -16,8 +16,9 @@ from mqtui import saves
 from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
-from mqtui.net.authority import Authority, TableConfig, parse_new_spec
+from mqtui.net.authority import Authority
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
+from mqtui.net.table import TableConfig, parse_new_spec
 from mqtui.paths import data_dir
 
 
@@ -152,6 +153,8 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     logger.setLevel(logging.INFO)
     logger.propagate = False
 
+    import asyncssh
+
     from mqtui.net.sshserver import SSHHost
 
     packs = authority.game.packs
@@ -165,8 +168,13 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     started = False
     try:
         if opts.ssh:
+            key_path = data_dir() / "ssh_host_key"
             try:
-                await host.listen(opts.host, opts.port, data_dir() / "ssh_host_key")
+                await host.listen(opts.host, opts.port, key_path)
+            except asyncssh.KeyImportError as exc:
+                raise ServeError(
+                    f"{key_path}: not a usable host key ({exc}); move it away for a new one"
+                ) from None
             except OSError as exc:
                 raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
             port = host.port

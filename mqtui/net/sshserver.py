@@ -29,7 +29,7 @@ from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
 
 log = logging.getLogger("mqtui.net")
 
-MAX_SESSIONS = 32
+MAX_SESSIONS = 16  # each runs an app process of ~40 MiB
 MAX_FAILURES = 20  # failed sign-ins from one address...
 FAILURE_WINDOW = 600.0  # ...within this many seconds block it until they age out
 NO_TERMINAL = (

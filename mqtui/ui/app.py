@@ -150,9 +150,7 @@ class MQApp(App[None]):
                 self.pop_screen()
         self.game_store = store
         self._continuous = self.local and not store.snapshot().over and start_autosave(store)
-        self.push_screen(
-            GameScreen(store, handoff=self.settings.handoff, auto_pass=self.settings.auto_pass)
-        )
+        self.push_screen(GameScreen(store, handoff=self.settings.handoff, auto_pass=self.settings.auto_pass))
 
     def open_file(self, path: Path) -> bool:
         try:

@@ -220,7 +220,9 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
         go = "" if short else "Go to "
         return f"{DIR_ARROWS[a]} {go}{there[1].short} ({kind}, {moves})"
     if k == "flee":
-        return f"{DIR_ARROWS[a]} Flee {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])}"
+        return (
+            f"{DIR_ARROWS[a]} Flee {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])}"
+        )
     simple = {
         "done": "Ready: start the game",
         "end": "End your action phase",
@@ -369,7 +371,9 @@ def prompt(snap: Snapshot, seats: Sequence[Seat]) -> str:
     if k == ACT:
         if mine:
             moves = view.heroes[f.seat].moves
-            return f"Your turn: {moves} Move{'s' if moves != 1 else ''} left. Pick an action, or space to end."
+            return (
+                f"Your turn: {moves} Move{'s' if moves != 1 else ''} left. Pick an action, or space to end."
+            )
         return f"{who}'s turn."
     if k == WINDOW:
         stage = "before the dice" if f.stage == "pre" else "after the dice"

@@ -43,7 +43,9 @@ def entries(content: Content) -> list[Entry]:
     for c in content.classes.values():
         out.append(Entry("Class", c.name, "class", c.text))
     for room in (content.entrance, *content.rooms):
-        out.append(Entry("Room", room.name, f"room · map: {room.short}", room.text or "No rule.", room.flavour))
+        out.append(
+            Entry("Room", room.name, f"room · map: {room.short}", room.text or "No rule.", room.flavour)
+        )
     return out
 
 

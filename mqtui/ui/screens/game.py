@@ -8,6 +8,7 @@ bound to it with ``data_bind`` and redraws only when its own slice changed. All 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 from typing import Any
 
@@ -41,7 +42,7 @@ from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 from mqtui.ui.widgets.log import GameLog
 from mqtui.ui.widgets.map import MapView
-from mqtui.ui.widgets.room_info import RoomInfo, room_details
+from mqtui.ui.widgets.room_info import RoomInfo, player_styles, room_details
 from mqtui.ui.widgets.status import StatusBar
 
 # game keys that map to one action kind, and the words used when that kind is not legal now
@@ -182,6 +183,10 @@ class GameScreen(Screen[None]):
         snap, self._latest = self._latest or message.snapshot, None
         self._receive(snap)
 
+    def _plays(self, seat: int) -> bool:
+        """A person plays this seat from here (a human seat, or ours in a networked game)."""
+        return 0 <= seat < len(self.seats) and self.seats[seat].kind in (HUMAN, "remote")
+
     def _humans(self) -> int:
         return sum(1 for s in self.seats if s.kind == HUMAN)
 
@@ -224,6 +229,8 @@ class GameScreen(Screen[None]):
             await self.perform(current.legal[0])
 
     def _show(self, snap: Snapshot) -> None:
+        if snap.legal and not self._plays(snap.seat):
+            snap = dataclasses.replace(snap, legal=())  # watching a computer player: nothing to press
         self._shown_seat = snap.seat
         self.snapshot = snap
         view = snap.view
@@ -319,9 +326,7 @@ class GameScreen(Screen[None]):
 
     def _my_turn_frame(self) -> bool:
         snap = self.snapshot
-        return bool(
-            snap is not None and snap.legal and snap.view.frames and snap.view.frames[-1].kind == ACT
-        )
+        return bool(snap is not None and snap.legal and snap.view.frames and snap.view.frames[-1].kind == ACT)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         legal = self._legal()
@@ -401,7 +406,8 @@ class GameScreen(Screen[None]):
         if snap is None:
             return
         cell = self.query_one(MapView).cursor
-        self.app.push_screen(RoomScreen(room_details(self.cards, snap.view, *cell, full=True)))
+        details = room_details(self.cards, snap.view, *cell, full=True, colours=player_styles(self.app))
+        self.app.push_screen(RoomScreen(details))
 
     def action_focus_pane(self, which: str) -> None:
         target = {"map": "#map", "actions": "#actions", "hand": "#hand", "log": "#log"}[which]

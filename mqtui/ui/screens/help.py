@@ -46,7 +46,7 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("c", "switch between the map and the fight (small screens)"),
             ("o", "show the next hero's sheet (public facts)"),
             ("i", "inspect the room under the map cursor"),
-            ("r / k", "rules reference / card browser"),
+            ("r / F2", "rules reference / card browser"),
         ),
     ),
     (
@@ -89,7 +89,9 @@ def help_table() -> Table:
     table.add_row("", LEGEND)
     table.add_row("", "A hero is a letter in its colour (reversed: the active hero); M4 is a Level 4 monster")
     table.add_row("", "in its target's colour; ↑→↓← in the cursor room: monster arrows per colour.")
-    table.add_row("", "Cards marked ▶ in your hand can be played now; the footer shows the keys that work now.")
+    table.add_row(
+        "", "Cards marked ▶ in your hand can be played now; the footer shows the keys that work now."
+    )
     return table
 
 

@@ -57,7 +57,8 @@ class NewGameScreen(Screen[None]):
         with Vertical() as box:
             box.border_title = "New game"
             yield Static(
-                "Enter starts: you against three computer players. Tab through the seats to change them\n(2 to 6 seats; Enter on a list opens it).",
+                "Enter starts: you against three computer players.\n"
+                "Tab to change the seats (2 to 6 players); Enter on a list opens it.",
                 id="intro",
             )
             for i in range(MAX_SEATS):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from rich.console import Console, Group, RenderableType
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
@@ -14,14 +15,17 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.combat import die_total, hero_terms, monster_terms
 from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import Seat, Snapshot
+from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
 
 
-def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: str) -> Table:
+def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: Style | str) -> Table:
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column(justify="right", no_wrap=True)
-    table.add_row(Text(title, f"bold {style}"), "")
+    table.add_row(
+        Text(title, Style.parse("bold") + (Style.parse(style) if isinstance(style, str) else style)), ""
+    )
     for label, value in terms:
         table.add_row(label, f"{value:+d}" if table.row_count > 1 else str(value))
     table.add_row(Text("die" if die != "–" else "die (not rolled)", "italic"), die)
@@ -29,7 +33,14 @@ def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None,
     return table
 
 
-def combat_table(cards: CardTable, view: State, seats: tuple[Seat, ...], c: Combat) -> Table:
+def combat_table(
+    cards: CardTable,
+    view: State,
+    seats: tuple[Seat, ...],
+    c: Combat,
+    good: Style | str = "green",
+    bad: Style | str = "red",
+) -> Table:
     h_terms, m_terms = hero_terms(cards, view, c), monster_terms(cards, view, c)
     rolled = c.hero_die > 0
     h_die = die_total(c, 0) if rolled else None
@@ -44,11 +55,9 @@ def combat_table(cards: CardTable, view: State, seats: tuple[Seat, ...], c: Comb
         mods = sum(m.amount for m in c.die_mods if m.side == side)
         return f"{base}{f' {mods:+d}' if mods else ''}"
 
-    heroes = _side(
-        "Heroes", h_terms, die_text(0, h_die), h_sum + h_die if h_die is not None else None, "green"
-    )
+    heroes = _side("Heroes", h_terms, die_text(0, h_die), h_sum + h_die if h_die is not None else None, good)
     monsters = _side(
-        "Monsters", m_terms, die_text(1, m_die), m_sum + m_die if m_die is not None else None, "red"
+        "Monsters", m_terms, die_text(1, m_die), m_sum + m_die if m_die is not None else None, bad
     )
     outer = Table.grid(padding=(0, 2), expand=True)
     outer.add_column(ratio=1)
@@ -116,7 +125,9 @@ class CombatPane(Static):
             result = last_result(snap.log)
             self.border_title = "Combat"
             self.update(
-                Text.assemble(("No fight now.", "italic"), "\n", ("Last fight: ", "bold"), result or "none yet")
+                Text.assemble(
+                    ("No fight now.", "italic"), "\n", ("Last fight: ", "bold"), result or "none yet"
+                )
             )
             return
         active = view.heroes[c.active]
@@ -130,7 +141,9 @@ class CombatPane(Static):
             f" vs {len(c.monsters) or 1} monster{'s' if len(c.monsters) > 1 else ''}: ",
             (f"{h} vs {m} before dice, {lead}", "italic"),
         )
-        self.update(Group(header, combat_table(self.cards, view, self.seats, c), combat_status(view, self.seats, c)))
+        good, bad = theme_style(self.app, "good"), theme_style(self.app, "bad")
+        table = combat_table(self.cards, view, self.seats, c, good, bad)
+        self.update(Group(header, table, combat_status(view, self.seats, c)))
 
 
 def last_result(log: tuple[str, ...]) -> str:

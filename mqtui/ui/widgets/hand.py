@@ -3,6 +3,7 @@ effect; the cards that can be played right now are marked ▶."""
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -12,6 +13,7 @@ from textual.widgets.option_list import Option
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
 from mqtui.store import Snapshot
+from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import card_kind, card_name, card_of, card_text, deck_word
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, Explain
 
@@ -57,6 +59,9 @@ class CardList(OptionList):
         self._key = None
         self.watch_snapshot(self.snapshot)
 
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.watch_compact())
+
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
             return
@@ -85,7 +90,9 @@ class CardList(OptionList):
         ):
             if not pile and title != "Hand":
                 continue
-            options.append(Option(Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True, id=f"head-{title}"))
+            options.append(
+                Option(Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True, id=f"head-{title}")
+            )
             for uid in pile:
                 options.append(Option(self._prompt(uid), id=f"card-{uid}"))
         self.clear_options()
@@ -107,8 +114,8 @@ class CardList(OptionList):
         playable = any(a.kind != "discard" for a in self._uses.get(uid, []))
         mark = ("▶ ", "bold") if playable else ("  ", "")
         family = deck_word(self.cards, uid)
-        colour = {"treasure": "yellow", "dxm": "green", "curse": "magenta"}.get(family, "")
-        text = Text.assemble(mark, (card_name(self.cards, uid), f"bold {colour}".strip()))
+        style = theme_style(self.app, family, bold=True) if family != "hidden" else Style(bold=True)
+        text = Text.assemble(mark, (card_name(self.cards, uid), style))
         if not self.compact:
             text.append(f"\n  {card_kind(self.cards, uid)}", "dim")
         return text

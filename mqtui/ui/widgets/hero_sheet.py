@@ -43,9 +43,14 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -
         uids = by_slot.get(slot, [])
         if not uids and (compact or slot in ("two_hands", "trinket")):
             continue
-        names = ", ".join(f"{card_name(cards, u)} {cards.treasure[u].bonus:+d}" for u in uids) or "—"
         t.append(f"\n{SLOT_NAMES[slot]}: ", "bold")
-        t.append(names)
+        if not uids:
+            t.append("—")
+        for i, u in enumerate(uids):
+            item = cards.treasure[u]
+            t.append(("" if i == 0 else ", ") + f"{card_name(cards, u)} {item.bonus:+d}")
+            if not usable(cards, hero, item):
+                t.append(" (unusable: no bonus)", "italic")
     if hero.belt or not compact:
         t.append("\nBelt: ", "bold")
         belt = [card_name(cards, u) + ("" if compact else f" ({card_kind(cards, u)})") for u in hero.belt]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.events import Resize
 from textual.reactive import reactive
 from textual.widgets import RichLog
 
@@ -70,8 +71,9 @@ class GameLog(RichLog):
         for line in new:
             self.write(self.line_text(line))
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Resize) -> None:
         """Wrap the whole log again for the new width (RichLog keeps lines as first wrapped)."""
+        super().on_resize(event)
         width = self.scrollable_content_region.width
         if self._wrapped_at and width != self._wrapped_at and self._shown:
             self.clear()

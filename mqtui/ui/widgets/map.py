@@ -18,9 +18,19 @@ from mqtui.engine.state import DX, DY, cell_key
 from mqtui.store import Snapshot
 from mqtui.ui.describe import hero_letters
 from mqtui.ui.messages import ActionChosen, RoomSelected
-from mqtui.ui.widgets.map_canvas import PITCH_X, PITCH_Y, Canvas, draw
+from mqtui.ui.widgets.map_canvas import BIG_PITCH, PITCH_X, PITCH_Y, Canvas, draw
 
-_FIXED: tuple[str, ...] = ("border", "cursor", "name", "door", "locked", "hidden", "wall", "unexplored", "treasure")
+_FIXED: tuple[str, ...] = (
+    "border",
+    "cursor",
+    "name",
+    "door",
+    "locked",
+    "hidden",
+    "wall",
+    "unexplored",
+    "treasure",
+)
 _FIXED += ("searched", "monster", "passage")
 
 
@@ -107,7 +117,9 @@ class MapView(Widget, can_focus=True):
         if snap is None:
             return
         view = snap.view
-        self._canvas = draw(self.cards, view, hero_letters(view.heroes), self.cursor, view.active)
+        self._canvas = draw(
+            self.cards, view, hero_letters(view.heroes), self.cursor, view.active, self._pitch()
+        )
         self._strips = []
         self.refresh()
 
@@ -163,7 +175,7 @@ class MapView(Widget, can_focus=True):
             return 0, 0
         w, h = self.size
         px, py = canvas.cell_box(*self.cursor)
-        cx, cy = px + PITCH_X // 2, py + PITCH_Y // 2
+        cx, cy = px + canvas.pitch[0] // 2, py + canvas.pitch[1] // 2
 
         def axis(centre: int, span: int, total: int) -> int:
             if total <= span:
@@ -188,7 +200,14 @@ class MapView(Widget, can_focus=True):
             return strip.crop_extend(0, width, self.rich_style)
         return strip.crop_extend(ox, ox + width, self.rich_style)
 
+    def _pitch(self) -> tuple[int, int]:
+        """Bigger rooms when the pane has room for at least 4 by 3 of them."""
+        w, h = self.size
+        return BIG_PITCH if w >= 4 * BIG_PITCH[0] and h >= 3 * BIG_PITCH[1] else (PITCH_X, PITCH_Y)
+
     def on_resize(self, event: events.Resize) -> None:
+        if self._canvas is not None and self._canvas.pitch != self._pitch():
+            self._rebuild()
         self.refresh()
 
     # -- keys and mouse -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from mqtui.engine.state import DX, DY, Hero, State, cell_key, edge_key
 PITCH_X = 11
 PITCH_Y = 4
 INNER = PITCH_X - 1
+BIG_PITCH = (15, 6)  # for large panes: room for a fourth line (Deal, rule, loot and search marks)
 
 # Connection glyphs (horizontal wall: 3 cells, vertical wall: 1 cell) and their style names.
 CONNECTIONS: dict[str, tuple[str, str, str]] = {
@@ -38,6 +39,7 @@ Cell = tuple[str, str]  # (character, style name)
 class Canvas:
     rows: list[list[Cell]]
     origin: tuple[int, int]  # grid cell at canvas (0, 0)
+    pitch: tuple[int, int] = (PITCH_X, PITCH_Y)
 
     @property
     def width(self) -> int:
@@ -49,11 +51,11 @@ class Canvas:
 
     def cell_box(self, x: int, y: int) -> tuple[int, int]:
         """Canvas position of the top-left corner of grid cell (x, y)."""
-        return (x - self.origin[0]) * PITCH_X, (y - self.origin[1]) * PITCH_Y
+        return (x - self.origin[0]) * self.pitch[0], (y - self.origin[1]) * self.pitch[1]
 
     def cell_at(self, cx: int, cy: int) -> tuple[int, int]:
         """The grid cell under a canvas position."""
-        return cx // PITCH_X + self.origin[0], cy // PITCH_Y + self.origin[1]
+        return cx // self.pitch[0] + self.origin[0], cy // self.pitch[1] + self.origin[1]
 
     def put(self, x: int, y: int, text: str, style: str) -> None:
         if not 0 <= y < len(self.rows):
@@ -76,13 +78,16 @@ def draw(
     letters: dict[int, str],
     cursor: tuple[int, int] | None = None,
     active: int = -1,
+    pitch: tuple[int, int] = (PITCH_X, PITCH_Y),
 ) -> Canvas:
     """The whole explored dungeon, one spare cell around it, with the cursor room outlined."""
+    pw, ph = pitch
+    inner = pw - 1
     min_x, min_y, max_x, max_y = bounds(view, [cursor] if cursor else [])
     origin = (min_x - 1, min_y - 1)
-    width = (max_x - min_x + 3) * PITCH_X + 1
-    height = (max_y - min_y + 3) * PITCH_Y + 1
-    canvas = Canvas([[(" ", "")] * width for _ in range(height)], origin)
+    width = (max_x - min_x + 3) * pw + 1
+    height = (max_y - min_y + 3) * ph + 1
+    canvas = Canvas([[(" ", "")] * width for _ in range(height)], origin, pitch)
     bits = [[0] * width for _ in range(height)]
     placed = {(r.x, r.y) for r in view.rooms}
 
@@ -98,10 +103,10 @@ def draw(
 
     for room in view.rooms:
         px, py = canvas.cell_box(room.x, room.y)
-        h_line(px, px + PITCH_X, py)
-        h_line(px, px + PITCH_X, py + PITCH_Y)
-        v_line(px, py, py + PITCH_Y)
-        v_line(px + PITCH_X, py, py + PITCH_Y)
+        h_line(px, px + pw, py)
+        h_line(px, px + pw, py + ph)
+        v_line(px, py, py + ph)
+        v_line(px + pw, py, py + ph)
     for y in range(height):
         row = canvas.rows[y]
         for x in range(width):
@@ -113,20 +118,20 @@ def draw(
         px, py = canvas.cell_box(*cursor)
         style = "cursor"
         if cursor in placed:
-            canvas.put(px, py, _HEAVY["corner_nw"] + _HEAVY["h"] * INNER + _HEAVY["corner_ne"], style)
-            canvas.put(px, py + PITCH_Y, _HEAVY["corner_sw"] + _HEAVY["h"] * INNER + _HEAVY["corner_se"], style)
-            for dy in range(1, PITCH_Y):
+            canvas.put(px, py, _HEAVY["corner_nw"] + _HEAVY["h"] * inner + _HEAVY["corner_ne"], style)
+            canvas.put(px, py + ph, _HEAVY["corner_sw"] + _HEAVY["h"] * inner + _HEAVY["corner_se"], style)
+            for dy in range(1, ph):
                 canvas.put(px, py + dy, _HEAVY["v"], style)
-                canvas.put(px + PITCH_X, py + dy, _HEAVY["v"], style)
+                canvas.put(px + pw, py + dy, _HEAVY["v"], style)
         else:
-            canvas.put(px, py, "┌" + "┄" * INNER + "┐", style)
-            canvas.put(px, py + PITCH_Y, "└" + "┄" * INNER + "┘", style)
-            for dy in range(1, PITCH_Y):
+            canvas.put(px, py, "┌" + "┄" * inner + "┐", style)
+            canvas.put(px, py + ph, "└" + "┄" * inner + "┘", style)
+            for dy in range(1, ph):
                 canvas.put(px, py + dy, "┆", style)
-                canvas.put(px + PITCH_X, py + dy, "┆", style)
+                canvas.put(px + pw, py + dy, "┆", style)
 
     # connections and unexplored sides
-    mid_x, mid_y = PITCH_X // 2, PITCH_Y // 2
+    mid_x, mid_y = pw // 2, ph // 2
     for room in view.rooms:
         px, py = canvas.cell_box(room.x, room.y)
         for d in range(4):
@@ -137,17 +142,17 @@ def draw(
             if d == 0:
                 canvas.put(px + mid_x - 1, py, wide, style)
             elif d == 2:
-                canvas.put(px + mid_x - 1, py + PITCH_Y, wide, style)
+                canvas.put(px + mid_x - 1, py + ph, wide, style)
             elif d == 1:
-                canvas.put(px + PITCH_X, py + mid_y, tall, style)
+                canvas.put(px + pw, py + mid_y, tall, style)
             else:
                 canvas.put(px, py + mid_y, tall, style)
             nx, ny = room.x + DX[d], room.y + DY[d]
             if kind != "wall" and (nx, ny) not in placed:
                 spot = {
                     0: (px + mid_x, py - 1),
-                    2: (px + mid_x, py + PITCH_Y + 1),
-                    1: (px + PITCH_X + 2, py + mid_y),
+                    2: (px + mid_x, py + ph + 1),
+                    1: (px + pw + 2, py + mid_y),
                     3: (px - 2, py + mid_y),
                 }[d]
                 canvas.put(spot[0], spot[1], "?", "unexplored")
@@ -161,7 +166,7 @@ def draw(
         px, py = canvas.cell_box(room.x, room.y)
         rdef = cards.room(room.room)
         name_style = "cursor_name" if cursor == (room.x, room.y) else "name"
-        canvas.put(px + 1, py + 1, rdef.short[:INNER].ljust(INNER), name_style)
+        canvas.put(px + 1, py + 1, rdef.short[:inner].ljust(inner), name_style)
         heroes = heroes_at.get((room.x, room.y), [])
         sep = " " if len(heroes) <= 4 else ""
         x = px + 1
@@ -169,30 +174,47 @@ def draw(
             style = f"hero-{hero.colour}" + ("-active" if hero.seat == active else "")
             canvas.put(x, py + 2, letters.get(hero.seat, "?"), style)
             x += 1 + len(sep)
+        big = ph >= 6
         if room.piles:
-            canvas.put(px + INNER, py + 2, "*", "treasure")
+            canvas.put(px + inner, py + 2, "*", "treasure")
+        if big:
+            marks = []
+            if rdef.deal is not None:
+                marks.append(("$Deal", "treasure"))
+            if rdef.rules:
+                marks.append(("!rule", "door"))
+            if room.searched:
+                marks.append(("Ransacked" if room.searched == 1 else "Looted", "searched"))
+            x = px + 1
+            for label, style in marks:
+                if x + len(label) > px + inner:
+                    break
+                canvas.put(x, py + 4, label, style)
+                x += len(label) + 1
         x = px + 1
         monsters = [m for m in view.monsters if (m.x, m.y) == (room.x, room.y)]
         for i, m in enumerate(monsters):
             label = f"M{cards.monster[m.card].level}"
-            if x + len(label) > px + INNER - 1:
+            if x + len(label) > px + inner - 1:
                 canvas.put(x, py + 3, f"+{len(monsters) - i}", "monster")
                 break
             canvas.put(x, py + 3, label, f"monster-{m.colour}")
             x += len(label) + 1
-        if room.searched:
-            canvas.put(px + INNER, py + 3, "r" if room.searched == 1 else "x", "searched")
+        if room.searched and not big:
+            canvas.put(px + inner, py + 3, "r" if room.searched == 1 else "x", "searched")
 
     # the monster arrows of the cursor room, in the colours in play
     if cursor is not None and cursor in placed:
         i = view.grid[cell_key(*cursor)]
         rdef = cards.room(view.rooms[i].room)
         px, py = canvas.cell_box(*cursor)
+        cols = [c for c in range(1, inner) if abs(c - mid_x) > 1][:6]
+        rows = [r for r in range(1, ph) if r != mid_y][:6]
         slots: dict[int, list[tuple[int, int]]] = {
-            0: [(px + c, py) for c in (1, 2, 3, 7, 8, 9)],
-            2: [(px + c, py + PITCH_Y) for c in (1, 2, 3, 7, 8, 9)],
-            1: [(px + PITCH_X, py + 1), (px + PITCH_X, py + 3)],
-            3: [(px, py + 1), (px, py + 3)],
+            0: [(px + c, py) for c in cols],
+            2: [(px + c, py + ph) for c in cols],
+            1: [(px + pw, py + r) for r in rows],
+            3: [(px, py + r) for r in rows],
         }
         for hero in view.heroes:
             side = rdef.arrows.get(hero.colour)

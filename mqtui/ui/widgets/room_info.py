@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
+from textual.app import App
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from mqtui.engine.cards import CardTable
+from mqtui.engine.defs import COLOURS
 from mqtui.engine.state import State
 from mqtui.store import Snapshot
+from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import SEARCH_STATES, card_name, room_def_at
 
 ARROW_OF = {"N": "↑N", "E": "→E", "S": "↓S", "W": "←W"}
 
 
-def room_details(cards: CardTable, view: State, x: int, y: int, full: bool = False) -> Text:
-    """The inspector's text for cell (x, y)."""
+def room_details(
+    cards: CardTable, view: State, x: int, y: int, full: bool = False, colours: dict[str, Style] | None = None
+) -> Text:
+    """The inspector's text for cell (x, y); ``colours`` styles the player colours (default: plain)."""
+
+    def _colour(colour: str) -> Style:
+        return (colours or {}).get(colour, Style())
+
     found = room_def_at(cards, view, x, y)
     if found is None:
         return Text.assemble(("Unexplored space", "bold"), " — go through a connection to explore it.")
@@ -35,7 +45,7 @@ def room_details(cards: CardTable, view: State, x: int, y: int, full: bool = Fal
         for i, h in enumerate(heroes):
             if i:
                 text.append(", ")
-            text.append(f"{h.name}", f"bold {_colour(h.colour)}")
+            text.append(f"{h.name}", _colour(h.colour) + Style(bold=True))
             text.append(f" ({h.colour}, L{h.level})")
     if monsters:
         text.append("\nMonsters: ", "bold")
@@ -64,9 +74,8 @@ def room_details(cards: CardTable, view: State, x: int, y: int, full: bool = Fal
     return text
 
 
-def _colour(colour: str) -> str:
-    # plain Rich colour names: the inspector is text, the map carries the themed colours
-    return {"orange": "dark_orange", "purple": "magenta"}.get(colour, colour)
+def player_styles(app: App[object]) -> dict[str, Style]:
+    return {c: theme_style(app, c, bold=True) for c in COLOURS}
 
 
 class RoomInfo(Static):
@@ -97,4 +106,7 @@ class RoomInfo(Static):
         if key == self._key:
             return
         self._key = key
-        self.update(room_details(self.cards, view, *self.cell))
+        self.update(room_details(self.cards, view, *self.cell, colours=player_styles(self.app)))
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_cell(*self.cell))

@@ -35,4 +35,6 @@ class StatusBar(Static):
         self.set_class(yours, "-yours")
         you = view.heroes[snap.seat].name if snap.seat >= 0 else "spectator"
         mark = "▶ " if yours else "  "
-        self.update(Text.assemble(mark, (f"Round {view.round}", "bold"), f" · {you} · ", prompt(snap, self.seats)))
+        self.update(
+            Text.assemble(mark, (f"Round {view.round}", "bold"), f" · {you} · ", prompt(snap, self.seats))
+        )
