@@ -204,3 +204,53 @@ async def test_undo_and_redo_by_keys() -> None:
         await pilot.press("ctrl+y")
         await settle(pilot, app)
         assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
+
+
+class ProtocolOnly:
+    """A store with nothing but the GameStore protocol (as a networked store would be)."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+        self.cards = inner.cards
+        self.seats = inner.seats
+
+    def snapshot(self):
+        return self._inner.snapshot()
+
+    def subscribe(self, listener):
+        return self._inner.subscribe(listener)
+
+    async def send(self, action) -> None:
+        await self._inner.send(action)
+
+    def explain(self, action) -> str:
+        return self._inner.explain(action)
+
+    def can_undo(self) -> bool:
+        return False
+
+    def can_redo(self) -> bool:
+        return False
+
+    async def undo(self) -> None:
+        raise RuntimeError("no undo here")
+
+    async def redo(self) -> None:
+        raise RuntimeError("no redo here")
+
+
+async def test_a_given_store_opens_on_the_game_and_saves_nothing(data) -> None:
+    from mqtui.ui.app import MQApp
+    from mqtui.ui.screens.game import GameScreen
+
+    store = ProtocolOnly(store_for())
+    app = MQApp(store, settings=Settings(), save_settings_file=False, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("shift+right")
+        await pilot.pause()
+        assert len(store._inner.state.rooms) == 2
+        await pilot.press("q")  # leaves the app (no title screen for a given store)
+        await pilot.pause()
+    assert not (data / "saves").exists()

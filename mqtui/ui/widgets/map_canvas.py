@@ -168,15 +168,23 @@ def draw(
         name_style = "cursor_name" if cursor == (room.x, room.y) else "name"
         canvas.put(px + 1, py + 1, rdef.short[:inner].ljust(inner), name_style)
         heroes = heroes_at.get((room.x, room.y), [])
+
+        def left(row: int, px: int = px) -> int:
+            # the row with the side connections keeps a space from the wall: "D A", not "DA"
+            return px + (2 if row == mid_y else 1)
+
+        def right(row: int, px: int = px) -> int:
+            return px + (inner - 1 if row == mid_y else inner)
+
         sep = " " if len(heroes) <= 4 else ""
-        x = px + 1
+        x = left(2)
         for hero in heroes:
             style = f"hero-{hero.colour}" + ("-active" if hero.seat == active else "")
             canvas.put(x, py + 2, letters.get(hero.seat, "?"), style)
             x += 1 + len(sep)
         big = ph >= 6
         if room.piles:
-            canvas.put(px + inner, py + 2, "*", "treasure")
+            canvas.put(right(2), py + 2, "*", "treasure")
         if big:
             marks = []
             if rdef.deal is not None:
@@ -191,17 +199,17 @@ def draw(
                     break
                 canvas.put(x, py + 4, label, style)
                 x += len(label) + 1
-        x = px + 1
+        x = left(3)
         monsters = [m for m in view.monsters if (m.x, m.y) == (room.x, room.y)]
         for i, m in enumerate(monsters):
             label = f"M{cards.monster[m.card].level}"
-            if x + len(label) > px + inner - 1:
+            if x + len(label) > right(3) - 1:
                 canvas.put(x, py + 3, f"+{len(monsters) - i}", "monster")
                 break
             canvas.put(x, py + 3, label, f"monster-{m.colour}")
             x += len(label) + 1
         if room.searched and not big:
-            canvas.put(px + inner, py + 3, "r" if room.searched == 1 else "x", "searched")
+            canvas.put(right(3), py + 3, "r" if room.searched == 1 else "x", "searched")
 
     # the monster arrows of the cursor room, in the colours in play
     if cursor is not None and cursor in placed:
