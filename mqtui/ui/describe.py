@@ -339,7 +339,9 @@ def seat_name(view: State, seats: Sequence[Seat], seat: int) -> str:
         return "nobody"
     who = view.heroes[seat].name
     kind = seats[seat].kind if seat < len(seats) else HUMAN
-    return who if kind == HUMAN else f"{who} (computer)"
+    if kind == HUMAN:
+        return who
+    return f"{who} (remote)" if kind == "remote" else f"{who} (computer)"
 
 
 def window_order(view: State) -> list[int]:
