@@ -18,19 +18,33 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mqtui.bots import make_bot  # noqa: E402
-from mqtui.engine.content import load_content  # noqa: E402
-from mqtui.engine.defs import COLOURS  # noqa: E402
-from mqtui.engine.game import Engine  # noqa: E402
-from mqtui.engine.state import STAGE_OVER  # noqa: E402
-from mqtui.engine.view import view_for  # noqa: E402
-from mqtui.sim import NAMES  # noqa: E402
+from mqtui.bots import make_bot
+from mqtui.engine.content import load_content
+from mqtui.engine.defs import COLOURS
+from mqtui.engine.game import Engine
+from mqtui.engine.state import STAGE_OVER
+from mqtui.engine.view import view_for
+from mqtui.sim import NAMES
 
-CARD_ACTIONS = {"play", "equip", "belt", "curse", "enhance", "wander", "use", "dice", "wall", "shove", "teleport"}
+CARD_ACTIONS = {
+    "play",
+    "equip",
+    "belt",
+    "curse",
+    "enhance",
+    "wander",
+    "use",
+    "dice",
+    "wall",
+    "shove",
+    "teleport",
+}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bots", default="random")
@@ -53,7 +67,9 @@ def main() -> None:
             view = view_for(s, seat) if getattr(bot, "needs_view", True) else None
             action = bot.choose(engine, view, seat, list(engine.legal(s, seat))).action
             in_fight = (
-                {m.id: t.monster[m.card].id for m in s.monsters if m.id in s.combat.monsters} if s.combat else {}
+                {m.id: t.monster[m.card].id for m in s.monsters if m.id in s.combat.monsters}
+                if s.combat
+                else {}
             )
             rooms_before = len(s.rooms)
             round_before = s.round
@@ -82,7 +98,9 @@ def main() -> None:
         "rooms_never_explored": sorted(all_rooms - set(explored)),
         "rooms_explored_top": dict(explored.most_common(5)),
         "cards_never_played": sorted(all_cards - set(played)),
-        "level_curve": {r: round(statistics.fmean(v), 2) for r, v in sorted(levels_by_round.items()) if r % 10 == 0},
+        "level_curve": {
+            r: round(statistics.fmean(v), 2) for r, v in sorted(levels_by_round.items()) if r % 10 == 0
+        },
     }
     if args.json:
         print(json.dumps(report))

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mqtui.engine.content import load_content  # noqa: E402
-from mqtui.engine.game import Engine  # noqa: E402
-from mqtui.engine.state import STAGE_OVER  # noqa: E402
-from mqtui.sim import NAMES  # noqa: E402
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.engine.state import STAGE_OVER
+from mqtui.sim import NAMES
 
 COLOURS = ("red", "blue", "green", "yellow")
 
@@ -80,7 +80,9 @@ def memory_run(engine: Engine, games: int, round_cap: int) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--memory-games", type=int, default=2000)
     parser.add_argument("--memory-round-cap", type=int, default=10)

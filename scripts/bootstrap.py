@@ -22,7 +22,7 @@ def _python() -> Path:
 
 
 def ensure_venv(dev: bool) -> str:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - this script runs before the venv exists
         sys.exit(f"mqtui needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     extra = "[dev]" if dev else ""
     stamp_text = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest() + extra
