@@ -71,7 +71,7 @@ def test_any_action_by_the_wrong_seat_is_illegal():
 def test_charity_gives_extra_cards_to_the_single_lowest_player():
     s, _ = position(heroes=[{"level": 3, "hand": HAND7}, {"level": 1}, {"level": 2}])
     ev = do(s, "0 end")
-    assert "Charity: Ann holds 7 cards and gives 2 to Bob." in texts(ev)
+    assert "Charity: Ann holds 7 cards (5 at most) and must give 2 to Bob." in texts(ev)
     f = s.frames[-1]
     assert (f.kind, f.seat, f.target) == ("charity", 0, 1)
     do(s, "0 charity {jar-of-bees}", "0 charity {hard-hat}")

@@ -279,9 +279,12 @@ class Engine:
                     lowest = min(h.level for h in s.heroes)
                     lows = [h for h in s.heroes if h.level == lowest]
                     target = lows[0].seat if len(lows) == 1 and lows[0] is not hero else -1
-                    to = f"gives {excess} to {s.heroes[target].name}" if target >= 0 else f"discards {excess}"
+                    to = f"give {excess} to {s.heroes[target].name}" if target >= 0 else f"discard {excess}"
                     ev.append(
-                        Event("charity", f"Charity: {hero.name} holds {len(hero.hand)} cards and {to}.")
+                        Event(
+                            "charity",
+                            f"Charity: {hero.name} holds {len(hero.hand)} cards ({HAND_LIMIT} at most) and must {to}.",
+                        )
                     )
                     s.frames.append(Frame(kind=CHARITY, seat=hero.seat, n=excess, target=target))
             else:

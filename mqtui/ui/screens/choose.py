@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -41,9 +42,13 @@ class ChooseAction(ModalScreen[Action | None]):
             )
             yield Label("Enter: choose · Esc: cancel", classes="hint")
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
         if key.isdigit() and 1 <= int(key) <= min(9, len(self.choices)):
+            # stop it here: otherwise the key reaches the app after this dialog is gone, and the
+            # screen below (the game, whose digits pick actions) would act on it too
+            event.stop()
+            event.prevent_default()
             self.dismiss(self.choices[int(key) - 1][1])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

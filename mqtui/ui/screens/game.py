@@ -96,6 +96,8 @@ class GameScreen(Screen[None]):
         Binding("f2", "cards", "Cards", id="game.cards", show=False),
         Binding("f1,question_mark", "help", "Help", id="game.help"),
         Binding("q", "quit_to_title", "Quit", id="game.quit"),
+        # the numbered actions work from any pane, not only when "What you can do" has the focus
+        *[Binding(str(n), f"pick({n})", f"Action {n}", id=f"game.pick{n}", show=False) for n in range(1, 10)],
     ]
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
@@ -347,6 +349,8 @@ class GameScreen(Screen[None]):
                 return False
             allowed = snap.undo if action == "undo" else snap.redo
             return True if allowed else (None if action == "undo" else False)
+        if action == "pick" and parameters:
+            return int(str(parameters[0])) <= self.query_one(ActionList).entry_count
         if action == "toggle_combat":
             return not self.has_class("-wide")
         if action == "save":
@@ -393,6 +397,9 @@ class GameScreen(Screen[None]):
                 "challenge": "Challenge which monster?",
             }
             self.offer(titles.get(kind, "Which one?"), actions)
+
+    def action_pick(self, n: int) -> None:
+        self.query_one(ActionList).action_pick(n)
 
     def action_toggle_combat(self) -> None:
         switcher = self.query_one(ContentSwitcher)

@@ -76,6 +76,11 @@ class ActionList(OptionList):
             self.highlighted = 0
         self.refresh_bindings()
 
+    @property
+    def entry_count(self) -> int:
+        """How many actions are offered (numbered from 1)."""
+        return len(self._entries)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "do":
             return bool(self._entries) or None

@@ -58,7 +58,7 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -
     if hero.backpack or not compact:
         t.append("\nBackpack: ", "bold")
         t.append(", ".join(card_name(cards, u) for u in hero.backpack) or "—")
-    t.append(f"\nHand {len(hero.hand)}")
+    t.append(f"\nCards in hand {len(hero.hand)}")
     if not mine:
         t.append(" (hidden)", "dim")
     t.append(f" · Kills {hero.kills} · Deaths {hero.deaths}", "dim")
