@@ -28,9 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mqtui.engine.content import load_content  # noqa: E402
-from mqtui.engine.game import Engine  # noqa: E402
-from mqtui.sim import DEFAULT_ROUND_CAP, GameResult, play_game, seat_kinds  # noqa: E402
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.sim import DEFAULT_ROUND_CAP, GameResult, play_game, seat_kinds
 
 MATCHUPS: dict[str, tuple[str, ...]] = {
     "normal-vs-random": ("normal", "random", "random", "random"),
@@ -127,7 +127,9 @@ def figures(name: str, bots: tuple[str, ...], results: list[GameResult], seconds
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=200, help="games per matchup (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: honest timings)")
@@ -187,7 +189,10 @@ def show(report: dict[str, Any], names: list[str]) -> None:
             "finished before the round cap" + (f" (target {target})" if name == "normal-x4" else ""),
             f"{fig['finished']}/{fig['games']} ({fig['finish_rate']:.1%})",
         )
-        table.add_row("rounds: mean / median / p90", f"{fig['mean_rounds']} / {fig['median_rounds']} / {fig['p90_rounds']}")
+        table.add_row(
+            "rounds: mean / median / p90",
+            f"{fig['mean_rounds']} / {fig['median_rounds']} / {fig['p90_rounds']}",
+        )
         table.add_row("boss fights (won)", f"{fig['boss_fights']} ({fig['boss_wins']})")
         table.add_row("deaths per game", str(fig["deaths_per_game"]))
         for kind, t in fig["decision_ms"].items():

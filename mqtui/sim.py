@@ -91,7 +91,7 @@ def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
     wins_by_kind: dict[str, float] = {}
     seats_by_kind: dict[str, int] = {}
     for r in done:
-        for i, kind in enumerate(r.bots):
+        for kind in r.bots:
             seats_by_kind[kind] = seats_by_kind.get(kind, 0) + 1
         for seat in r.winners:
             wins[seat] += 1

@@ -203,7 +203,9 @@ def test_four_normal_bots_finish_a_game(engine: Engine) -> None:
 
 
 def test_normal_bot_beats_random_bots(engine: Engine) -> None:
-    wins = sum(0 in play_game(engine, ["normal", "random", "random", "random"], seed).winners for seed in range(4))
+    wins = sum(
+        0 in play_game(engine, ["normal", "random", "random", "random"], seed).winners for seed in range(4)
+    )
     assert wins >= 3
 
 

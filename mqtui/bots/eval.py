@@ -120,9 +120,7 @@ def best_loadout(t: CardTable, hero: Hero, pool: Iterable[int] | None = None) ->
     its score. Respects slots, hands and the Big-item limit (counting Big items left in the backpack)."""
     if pool is None:
         pool = [*hero.equipped, *hero.backpack, *(u for u in hero.hand if u >= 0 and t.deck_of[u] != DXM)]
-    items = [
-        u for u in pool if t.treasure[u].kind == "equipment" and usable(t, hero, t.treasure[u])
-    ]
+    items = [u for u in pool if t.treasure[u].kind == "equipment" and usable(t, hero, t.treasure[u])]
     items = [u for u in items if item_score(t.treasure[u]) > 0]
     bigs = [u for u in items if t.treasure[u].big]
     limit = 1 + power_total(t, hero, "carry_big")
@@ -256,3 +254,43 @@ def backpack_free(t: CardTable, hero: Hero) -> int:
 def is_entrance(s: State, x: int, y: int) -> bool:
     room = room_at(s, x, y)
     return room is not None and room.room == ENTRANCE
+
+
+# -- a learned estimate of who wins ------------------------------------------------------------------
+
+FEATURES = (
+    "level",
+    "level9",
+    "level10",
+    "gear",
+    "belt",
+    "life",
+    "gold",
+    "hand",
+    "dead",
+    "home",
+    "boss_margin",
+    "identity",
+)
+
+
+def features(t: CardTable, s: State, seat: int) -> list[float]:
+    """What the win model reads of one hero (public facts and the hand's size only)."""
+    h = s.heroes[seat]
+    gear = hero_strength(t, h) - h.level
+    belt = sum(t.treasure[u].bonus for u in h.belt if t.treasure[u].use == "bonus")
+    top = h.level >= MAX_LEVEL
+    return [
+        float(h.level),
+        float(h.level >= MAX_LEVEL - 1),
+        float(top),
+        float(gear),
+        float(belt),
+        float(h.life),
+        min(h.gold, 3000) / 1000,
+        float(min(len(h.hand), 8)),
+        float(h.dead),
+        float(abs(h.x) + abs(h.y)) if top else 0.0,
+        float(h.level + gear + belt - 20) if top else 0.0,
+        float(len(h.races) + len(h.classes)),
+    ]

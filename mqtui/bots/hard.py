@@ -31,13 +31,12 @@ from mqtui.bots.normal import (
     quick_plays,
 )
 from mqtui.engine.actions import Action
-from mqtui.engine.cards import DXM
-from mqtui.engine.content import Content
+from mqtui.engine.cards import DXM, CardTable
+from mqtui.engine.defs import Content
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.legal import legal_actions
-from mqtui.engine.state import ACT, INVITE, SETUP, STAGE_OVER, WINDOW, State
-from mqtui.engine.state import DX, DY, cell_key
+from mqtui.engine.state import ACT, DX, DY, INVITE, SETUP, STAGE_OVER, WINDOW, State, cell_key
 
 STEP_COST = {ACT: 6}  # rollout steps an ACT decision costs (the normal bot plans there); others cost 1
 ROLLOUT_CAP = 250  # decisions in one rollout before it is cut short
@@ -47,7 +46,7 @@ class RolloutEngine(Engine):
     """An engine for rollouts. It shares the real engine's card table; its legal-action cache holds a
     reference to the state it describes, so a new state can never be mistaken for a freed one."""
 
-    def __init__(self, base: Engine) -> None:  # noqa: D107 - no parent init: reuse the table
+    def __init__(self, base: Engine) -> None:
         self.content: Content = base.content
         self.cards = base.cards
         self._held: State | None = None
@@ -73,8 +72,10 @@ class HardBot:
         samples: int = 24,
         deadline_ms: float = 800.0,
         params: Params | None = None,
+        kinds: tuple[str, ...] = (ACT, WINDOW, INVITE),
     ) -> None:
         self.seed = seed
+        self.kinds = kinds  # the decision frames it looks ahead on
         self.steps = steps  # rollout budget per decision, in steps (see STEP_COST)
         self.samples = samples  # most samples per decision
         self.deadline = deadline_ms / 1000
@@ -109,8 +110,10 @@ class HardBot:
         self, engine: Engine, view: State, seat: int, legal: list[Action], base: Choice
     ) -> list[Choice]:
         f = view.frames[-1]
-        ctx = Ctx(engine.cards, view, seat, legal, self.params)
         out: list[Choice] = [base]
+        if f.kind not in self.kinds:
+            return out
+        ctx = Ctx(engine.cards, view, seat, legal, self.params)
 
         def add(a: Action, why: str = "") -> None:
             if a in legal and all(c.action != a for c in out):
@@ -163,13 +166,16 @@ class HardBot:
 
     # -- the look-ahead --------------------------------------------------------------------------------
 
-    def search(self, engine: Engine, view: State, seat: int, candidates: list[Choice], base: Choice) -> Choice:
+    def search(
+        self, engine: Engine, view: State, seat: int, candidates: list[Choice], base: Choice
+    ) -> Choice:
         started = time.perf_counter()
         sim = self._sim(engine)
         t = engine.cards
         key = f"{self.seed}:{seat}:{view.n}:{view.actions}:{view.round}".encode()
         rnd = random.Random(zlib.crc32(key))
         scores: list[list[float]] = [[] for _ in candidates]
+        turn = (view.round, view.active)
         spent = 0
         n = 0
         while n < self.samples and spent < self.steps:
@@ -177,7 +183,7 @@ class HardBot:
             for i, choice in enumerate(candidates):
                 s = copy_state(sample)
                 sim.apply(s, choice.action)
-                spent += 1 + self._rollout(sim, s, seat)
+                spent += 1 + self._rollout(sim, s, seat, turn)
                 scores[i].append(position_score(t, s, seat))
             n += 1
             if time.perf_counter() - started > self.deadline:
@@ -195,16 +201,17 @@ class HardBot:
         if best == 0:
             return base
         chosen = candidates[best]
-        why = chosen.why or _describe(chosen.action)
-        return Choice(chosen.action, f"{why} (looked ahead: {best_gain:+.2f} over {_describe(base.action)})")
+        why = chosen.why or describe(t, view, chosen.action)
+        over = describe(t, view, base.action)
+        return Choice(chosen.action, f"{why} (looking ahead: {best_gain:+.2f} levels better than {over})")
 
-    def _rollout(self, sim: RolloutEngine, s: State, seat: int) -> int:
+    def _rollout(self, sim: RolloutEngine, s: State, seat: int, turn: tuple[int, int]) -> int:
         """Play on with the normal policy until the fight in hand is over and the turn's player has a
-        free decision again (or the next turn begins). Returns the steps spent."""
+        free decision again, or the turn is over. Returns the steps spent."""
         t = sim.cards
         steps = 0
         moves = 0
-        while s.stage != STAGE_OVER and moves < ROLLOUT_CAP:
+        while s.stage != STAGE_OVER and moves < ROLLOUT_CAP and (s.round, s.active) == turn:
             top = s.frames[-1] if s.frames else None
             if top is None or (s.combat is None and top.kind in (ACT, SETUP)):
                 break
@@ -217,7 +224,43 @@ class HardBot:
         return steps
 
 
-def _describe(a: Action) -> str:
+def describe(t: CardTable, s: State, a: Action) -> str:
+    """An action in words, for the log."""
+    k = a.kind
+    name = (
+        t.names[a.a] if k in ("enhance", "use", "wander", "play", "dice") and 0 <= a.a < len(t.names) else ""
+    )
+    if k == "pass":
+        return "passes"
+    if k == "end":
+        return "ends the turn"
+    if k == "accept":
+        return "agrees to help"
+    if k == "decline":
+        return "declines to help"
+    if k == "move":
+        me = s.heroes[a.seat]
+        there = cell_key(me.x + DX[a.a], me.y + DY[a.a]) in s.grid
+        return f"{'goes' if there else 'explores'} {'NESW'[a.a]}"
+    if k == "search":
+        return "searches the room"
+    if k == "challenge":
+        m = next((m for m in s.monsters if m.id == a.a), None)
+        return f"challenges {t.monster[m.card].name}" if m else "challenges a monster"
+    if k == "enhance":
+        return f"plays {name} on the monster"
+    if k == "use":
+        return f"uses {name} for the {'heroes' if a.b == 0 else 'monsters'}"
+    if k == "wander":
+        return f"plays {name}: a wandering monster joins the fight"
+    if k == "invite":
+        n, gold = a.b % 10, a.c
+        terms = " and ".join(
+            x
+            for x in (f"{n} Treasure{'s' if n != 1 else ''}" if n else "", f"{gold} gold" if gold else "")
+            if x
+        )
+        return f"asks {s.heroes[a.a].name} to help for {terms or 'nothing'}"
     return str(a).split(" ", 1)[1]
 
 

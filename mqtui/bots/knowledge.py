@@ -75,6 +75,17 @@ def sample_state(t: CardTable, view: State, seat: int, rnd: random.Random) -> St
     slots: list[tuple[int, int]] = [
         (h.seat, i) for h in s.heroes if h.seat != seat for i, u in enumerate(h.hand) if u == HIDDEN
     ]
+    shown = next((f for f in s.frames if f.kind == REWARD and HIDDEN not in f.options), None)
+    if shown is not None:
+        # a reward the viewer can see: its cards not in the viewer's hand are in the other sharer's
+        holder = shown.target if seat == s.active else s.active
+        mine = set(s.heroes[seat].hand)
+        still = [u for u in shown.options if u not in mine]
+        if holder != seat and still:
+            holder_slots = [x for x in slots if x[0] == holder][-len(still) :]
+            for x, uid in zip(holder_slots, still, strict=False):
+                s.heroes[holder].hand[x[1]] = uid
+            slots = [x for x in slots if x not in set(holder_slots)]
     reward = next((f for f in s.frames if f.kind == REWARD and HIDDEN in f.options), None)
     forced: list[tuple[int, int]] = []
     if reward is not None:

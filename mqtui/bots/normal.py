@@ -35,7 +35,7 @@ from mqtui.bots.eval import (
 )
 from mqtui.bots.knowledge import unseen_cards
 from mqtui.engine.actions import Action
-from mqtui.engine.board import ENTRANCE, adjacent, monsters_at, room_at, room_def
+from mqtui.engine.board import ENTRANCE, monsters_at, room_at, room_def
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.combat import (
     BOSS_LEVEL,
@@ -102,6 +102,10 @@ class Params:
     interfere: float = 1.0  # weight of an opponent's progress when deciding to interfere
     help_margin: float = 0.05  # least expected value for accepting to help
     leader_fear: float = 1.0  # how much interference the bot expects when it leads
+    curse_floor: float = 0.15  # least value (to the bot) for playing a curse at once
+    lie_low: bool = False  # keep level cards rather than become the clear leader
+    boss_ready: float = 0.0  # at Level 10, gather strength until the boss odds reach this (0: go at once)
+    explore_bias: float = 0.0  # added to the value of exploring
 
 
 @dataclass
@@ -227,12 +231,26 @@ def build(ctx: Ctx) -> Choice | None:
         return gear
     for a in ctx.has("belt"):
         return Choice(a)
-    for a in ctx.has("play"):
-        if _is_level_card(t, a.a):
-            return Choice(a, f"plays {t.names[a.a]} for a level")
-    if ctx.has("buylevel"):
-        return Choice(ctx.has("buylevel")[0], f"buys a level for {LEVEL_PRICE} gold")
+    if not ctx.p.lie_low or not _would_lead(ctx):
+        for a in ctx.has("play"):
+            if _is_level_card(t, a.a):
+                return Choice(a, f"plays {t.names[a.a]} for a level")
+        if ctx.has("buylevel"):
+            return Choice(ctx.has("buylevel")[0], f"buys a level for {LEVEL_PRICE} gold")
     return None
+
+
+def _would_lead(ctx: Ctx) -> bool:
+    """One more level would make the hero the clear leader (the table's target), with no fight in hand:
+    lying low, it keeps level cards for later (at the end of a turn with a full hand it plays them)."""
+    me, t = ctx.me, ctx.t
+    top = max((h.level for h in ctx.s.heroes if h.seat != me.seat), default=0)
+    if me.level + 1 <= top or top >= MAX_LEVEL - 2:
+        return False
+    stock = sum(1 for u in me.hand if _is_level_card(t, u))
+    if me.level + stock >= MAX_LEVEL - 1:
+        return False  # cash in: straight to Level 9, one kill from the final fight
+    return not (ctx.s.frames[-1].kind == ACT and len(me.hand) > HAND_LIMIT and (me.explored or me.moves == 0))
 
 
 def _is_level_card(t: CardTable, uid: int) -> bool:
@@ -246,9 +264,7 @@ def equip_step(ctx: Ctx) -> Choice | None:
     t, me = ctx.t, ctx.me
     want = ctx.loadout
     equips = {a.a: a for a in ctx.has("equip")}
-    missing = sorted(
-        (u for u in want if u not in me.equipped), key=lambda u: -item_score(t.treasure[u])
-    )
+    missing = sorted((u for u in want if u not in me.equipped), key=lambda u: -item_score(t.treasure[u]))
     for u in missing:
         if u in equips:
             return Choice(equips[u], f"equips {t.names[u]} (+{item_score(t.treasure[u]):g})")
@@ -259,9 +275,7 @@ def equip_step(ctx: Ctx) -> Choice | None:
             if e in want:
                 continue
             es = t.treasure[e].slot
-            blocks = es == slot or (
-                slot in ("hand", "two_hands") and es in ("hand", "two_hands")
-            )
+            blocks = es == slot or (slot in ("hand", "two_hands") and es in ("hand", "two_hands"))
             if blocks and e in stows:
                 return Choice(stows[e], f"stows {t.names[e]} to make room for {t.names[u]}")
     return None
@@ -271,7 +285,7 @@ def equip_step(ctx: Ctx) -> Choice | None:
 
 
 def act(ctx: Ctx) -> Choice | None:
-    t, s, me = ctx.t, ctx.s, ctx.me
+    s, me = ctx.s, ctx.me
     built = build(ctx)
     if built is not None:
         return built
@@ -297,7 +311,9 @@ def quick_plays(ctx: Ctx) -> Choice | None:
     for a in ctx.has("play"):
         if t.deck_of[a.a] == TREASURE:
             item = t.treasure[a.a]
-            if item.use == "heal" and me.life <= me.max_life - max(1, item.amount) + (1 if me.life <= 2 else 0):
+            if item.use == "heal" and me.life <= me.max_life - max(1, item.amount) + (
+                1 if me.life <= 2 else 0
+            ):
                 return Choice(a, f"drinks {item.name} ({me.life}/{me.max_life} Life)")
     if me.level >= MAX_LEVEL and (me.x, me.y) != (0, 0):
         for a in ctx.has("teleport"):
@@ -306,9 +322,11 @@ def quick_plays(ctx: Ctx) -> Choice | None:
     curses = ctx.has("curse")
     if curses:
         best = max(curses, key=lambda a: curse_value(ctx, a))
-        if curse_value(ctx, best) > 0.15:
+        if curse_value(ctx, best) > ctx.p.curse_floor:
             d = t.dxm[best.a]
-            return Choice(best, f"curses {s.heroes[best.b].name}, who {_leads_words(ctx, best.b)}, with {d.name}")
+            return Choice(
+                best, f"curses {s.heroes[best.b].name}, who {_leads_words(ctx, best.b)}, with {d.name}"
+            )
     return None
 
 
@@ -455,14 +473,37 @@ def plan(ctx: Ctx) -> Choice | None:
     """The best use of the Moves left: a local action here, or the first step toward the best goal."""
     me = ctx.me
     if me.level >= MAX_LEVEL:
+        if not ctx.p.boss_ready or boss_odds(ctx) >= ctx.p.boss_ready or rivals_close(ctx):
+            return go_home(ctx)
+        gather = _plan(ctx)
+        if gather is not None and gather.action.kind in ("move", "search", "pickup", "deal", "challenge"):
+            return Choice(gather.action, f"{gather.why}: gathering strength before the final fight")
         return go_home(ctx)
+    return _plan(ctx)
+
+
+def boss_odds(ctx: Ctx) -> float:
+    """The hero's chance against the boss now, counting its one-shots and the table's likely cards."""
+    strength = hero_strength(ctx.t, ctx.me) + ctx.cached("boost", lambda: oneshot_boost(ctx))[0]
+    return p_win(round(strength - BOSS_LEVEL - expected_interference(ctx, boss=True)))
+
+
+def rivals_close(ctx: Ctx) -> bool:
+    return any(h.level >= MAX_LEVEL - 1 for h in ctx.s.heroes if h.seat != ctx.seat)
+
+
+def _plan(ctx: Ctx) -> Choice | None:
+    me = ctx.me
     local, remotes = move_options(ctx)
     best_local = max(local, key=lambda o: o[0]) if local else None
     remote = remotes[0] if remotes else None
-    if best_local is not None and best_local[0] > 0:
-        # a local action first, unless it costs the Move that the better goal needs this turn
-        if remote is None or best_local[0] >= remote[0] or me.moves - 1 >= _needed(ctx, remote[1]):
-            return Choice(best_local[1], best_local[2])
+    # a local action first, unless it costs the Move that the better goal needs this turn
+    if (
+        best_local is not None
+        and best_local[0] > 0
+        and (remote is None or best_local[0] >= remote[0] or me.moves - 1 >= _needed(ctx, remote[1]))
+    ):
+        return Choice(best_local[1], best_local[2])
     if remote is not None and remote[0] > 0:
         return Choice(remote[1], remote[2])
     extra = more_moves(ctx)
@@ -574,7 +615,9 @@ def local_options(ctx: Ctx) -> list[Option]:
                 out.append(sell_value(ctx, a, deal.amount))
         elif deal.kind == "swap_card":
             worst = min(deals, key=lambda a: ctx.value(a.a))
-            out.append((DXM_VALUE - ctx.value(worst.a) - 0.05, worst, f"swaps {t.names[worst.a]} at {rdef.name}"))
+            out.append(
+                (DXM_VALUE - ctx.value(worst.a) - 0.05, worst, f"swaps {t.names[worst.a]} at {rdef.name}")
+            )
         else:
             v = deal_value(ctx, room.room)
             out.append((v, deals[0], f"takes the Deal of {rdef.name}"))
@@ -683,7 +726,7 @@ def explore_ev(ctx: Ctx) -> float:
         else:
             v, _ = fight_ev(ctx, [d], ())
         total += v * count
-    ctx._explore = DXM_VALUE + total / n
+    ctx._explore = DXM_VALUE + total / n + ctx.p.explore_bias
     return ctx._explore
 
 
@@ -698,7 +741,11 @@ def expected_interference(ctx: Ctx, boss: bool = False) -> float:
 def _expected_interference(ctx: Ctx, boss: bool) -> float:
     s, seat = ctx.s, ctx.seat
     unseen = ctx.unseen
-    pos = [ctx.t.dxm[u].amount for u in unseen[DXM] if ctx.t.dxm[u].kind == "enhancer" and ctx.t.dxm[u].amount > 0]
+    pos = [
+        ctx.t.dxm[u].amount
+        for u in unseen[DXM]
+        if ctx.t.dxm[u].kind == "enhancer" and ctx.t.dxm[u].amount > 0
+    ]
     hidden = len(unseen[DXM]) + len(unseen[TREASURE]) or 1
     share = len(pos) / hidden
     avg = sum(pos) / len(pos) if pos else 0.0
@@ -724,7 +771,9 @@ def win_value(ctx: Ctx, foes: list[MonsterDef], hero: Hero | None = None) -> flo
     return v + sum(d.treasures for d in foes) * treasure_worth(ctx)
 
 
-def loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...] = (), hero: Hero | None = None) -> float:
+def loss_cost(
+    ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...] = (), hero: Hero | None = None
+) -> float:
     hero = hero or ctx.me
     key = ("loss", hero.seat, tuple(d.id for d in foes), tuple(rules))
     return ctx.cached(key, lambda: _loss_cost(ctx, foes, rules, hero))
@@ -743,7 +792,10 @@ def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero
         p_fail *= 1 - min(hero.level, 10) / 10
     for d in foes:
         cost += p_fail * sum(
-            ctx.cached(("effect", hero.seat, e), lambda e=e: effect_cost(t, hero, e, own=True, life=hero.life - 1))  # type: ignore[misc]
+            ctx.cached(
+                ("effect", hero.seat, e),
+                lambda e=e: effect_cost(t, hero, e, own=True, life=hero.life - 1),  # type: ignore[misc]
+            )
             for e in d.bad_stuff
         )
     return cost
@@ -886,10 +938,9 @@ def window(ctx: Ctx) -> Choice | None:
 
 def own_fight(ctx: Ctx, fv: FightView) -> Choice | None:
     """Our side of the fight, before the dice: cards and a helper only where they pay."""
-    t, s, me = ctx.t, ctx.s, ctx.me
+    t = ctx.t
     c = fv.c
     margin = fv.h - fv.m
-    p = p_win(margin, fv.dice, fv.ties)
     st = stake(ctx, fv, ctx.seat)
     # what the table may still throw at us: only the part we could not answer any more
     fear = 0.5 * expected_interference(ctx, c.boss) if ctx.seat == c.active else 0.0
@@ -899,9 +950,10 @@ def own_fight(ctx: Ctx, fv: FightView) -> Choice | None:
         if a.b != 0:
             continue
         bonus = t.treasure[a.a].bonus
-        gain = (p_win(round(margin + bonus - fear), fv.dice, fv.ties) - pf) * st - ctx.value(a.a)
+        p1 = p_win(round(margin + bonus - fear), fv.dice, fv.ties)
+        gain = (p1 - pf) * st - ctx.value(a.a)
         if gain > 0 and (best is None or gain > best[0]):
-            best = (gain, Choice(a, f"uses {t.names[a.a]} (+{bonus}): {pf:.0%} -> win odds up"))
+            best = (gain, Choice(a, f"uses {t.names[a.a]} (+{bonus}): win odds {pf:.0%} -> {p1:.0%}"))
     for a in ctx.has("enhance"):
         amount = t.dxm[a.a].amount
         if amount >= 0:
@@ -945,13 +997,15 @@ def own_wander_gain(ctx: Ctx, fv: FightView, margin: float) -> float:
 
 def helper_strength(ctx: Ctx, fv: FightView, other: Hero) -> int:
     rules = room_rules(ctx.t, ctx.s, fv.c)
-    extra = monster_strength(ctx.t, fv.foes, [ctx.me, other], ()) - monster_strength(ctx.t, fv.foes, [ctx.me], ())
+    extra = monster_strength(ctx.t, fv.foes, [ctx.me, other], ()) - monster_strength(
+        ctx.t, fv.foes, [ctx.me], ()
+    )
     return hero_strength(ctx.t, other, fv.tags, rules) - extra
 
 
 def best_invite(ctx: Ctx, fv: FightView, margin: float, st: float) -> tuple[float, Choice] | None:
     """The invitation most worth making, if any: the helper who adds most, at terms it would take."""
-    s, me = ctx.s, ctx.me
+    s = ctx.s
     invites = ctx.has("invite")
     if not invites:
         return None
@@ -980,8 +1034,10 @@ def best_invite(ctx: Ctx, fv: FightView, margin: float, st: float) -> tuple[floa
             terms = f"{n} Treasure{'s' if n != 1 else ''}" if n else ""
             if gold:
                 terms += (" and " if terms else "") + f"{gold} gold"
-            best = (gain, Choice(a, f"asks {other.name} to help for {terms or 'nothing'}: {p0:.0%} -> {p1:.0%}"))
-    del me
+            best = (
+                gain,
+                Choice(a, f"asks {other.name} to help for {terms or 'nothing'}: {p0:.0%} -> {p1:.0%}"),
+            )
     return best
 
 
@@ -1004,7 +1060,6 @@ def interfere(ctx: Ctx, fv: FightView) -> Choice | None:
     """Someone else's fight: make it harder only for a threat, and only when the card matters."""
     t, s = ctx.t, ctx.s
     c = fv.c
-    hero_seats = [c.active] + ([c.helper] if c.helper >= 0 else [])
     if c.boss:
         weight = 30.0
     else:
@@ -1031,7 +1086,10 @@ def interfere(ctx: Ctx, fv: FightView) -> Choice | None:
         drop = p - p_win(margin - amount, fv.dice, fv.ties)
         gain = drop * weight - ctx.value(a.a)
         if gain > 0 and (best is None or gain > best[0]):
-            best = (gain, Choice(a, f"plays {t.names[a.a]} (+{amount}) against {who}: {p:.0%} -> {p - drop:.0%}"))
+            best = (
+                gain,
+                Choice(a, f"plays {t.names[a.a]} (+{amount}) against {who}: {p:.0%} -> {p - drop:.0%}"),
+            )
     for a in ctx.has("use"):
         if a.b != 1:
             continue
@@ -1050,7 +1108,6 @@ def interfere(ctx: Ctx, fv: FightView) -> Choice | None:
             best = (gain, Choice(a, f"sends a wandering monster into {who}'s fight"))
     if best is not None:
         return best[1]
-    del hero_seats
     return idle
 
 
@@ -1154,7 +1211,9 @@ def invite(ctx: Ctx) -> Choice | None:
     rival = p1 * levels * threat(s, ctx.seat, active.seat) * ctx.p.interfere
     net = gain - loss - rival - ctx.p.help_margin
     if net > 0:
-        return Choice(accept[0], f"helps {active.name} ({p1:.0%} to win, for {f.n} Treasure and {f.target} gold)")
+        return Choice(
+            accept[0], f"helps {active.name} ({p1:.0%} to win, for {f.n} Treasure and {f.target} gold)"
+        )
     return Choice(decline[0], f"won't help {active.name}: not worth it ({p1:.0%} to win)")
 
 
@@ -1212,9 +1271,12 @@ def charity(ctx: Ctx) -> Choice | None:
     options = ctx.has("charity")
     if not options:
         return None
-    worst = min(options, key=lambda a: ctx.value(a.a))
     if f.target >= 0:
-        return Choice(worst, f"gives {ctx.t.names[worst.a]} to {s.heroes[f.target].name} (charity)")
+        # junk for us, and as little use as possible to the player who gets it
+        other = s.heroes[f.target]
+        gift = min(options, key=lambda a: ctx.value(a.a) + 0.5 * card_value(ctx.t, other, a.a))
+        return Choice(gift, f"gives {ctx.t.names[gift.a]} to {other.name} (charity)")
+    worst = min(options, key=lambda a: ctx.value(a.a))
     return Choice(worst, f"discards {ctx.t.names[worst.a]} (charity)")
 
 
@@ -1238,6 +1300,3 @@ HANDLERS: dict[str, Callable[[Ctx], Choice | None]] = {
 }
 
 __all__ = ["NormalBot", "Params", "decide", "threat"]
-
-# keep imports referenced for readers of this module (constants documented above)
-_ = (BOSS_LEVEL, adjacent)
