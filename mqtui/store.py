@@ -32,6 +32,11 @@ HUMAN = "human"
 REMOTE = "remote"
 PEOPLE = (HUMAN, REMOTE)  # seats played by a person: their actions can be undone
 
+# Bot reasons are logged only for decisions whose why matters to the table (help, interference);
+# the engine's own event already says what a bot equipped, moved or played.
+EXPLAINED_KINDS = frozenset(
+    ("invite", "accept", "decline", "enhance", "use", "wander", "dice", "curse", "challenge")
+)
 LOG_TAIL = 150  # log events kept in a save, for the UI's scrollback after loading
 UNDO_DEPTH = 64
 
@@ -323,7 +328,7 @@ class LocalStore:
             return False
         legal = self.engine.legal(self.state, who)
         choice = self._bots[who].choose(self.engine, view_for(self.state, who), who, list(legal))
-        if choice.why:
+        if choice.why and choice.action.kind in EXPLAINED_KINDS:
             self.log.append(Event("bot", f"{self.seats[who].name}: {choice.why}"))
         self.apply(choice.action)
         return True
