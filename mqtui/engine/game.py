@@ -68,6 +68,7 @@ from mqtui.engine.state import (
     STAGE_SETUP,
     STAGE_TURN,
     WINDOW,
+    Combat,
     Frame,
     Hero,
     Mod,
@@ -652,12 +653,17 @@ class Engine:
     def _card_played(self, s: State) -> None:
         s.frames[-1].passes = 0
 
-    def _do_enhance(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
+    def _take_combat_card(self, s: State, a: Action) -> tuple[Combat, Hero]:
+        """The fight and the hero playing a card into it; the card leaves the hero's hand or belt."""
         c = s.combat
         assert c is not None
         hero = s.heroes[a.seat]
         remove_card(hero, a.a)
+        return c, hero
+
+    def _do_enhance(self, s: State, a: Action, ev: list[Event]) -> None:
+        t = self.cards
+        c, hero = self._take_combat_card(s, a)
         d = t.dxm[a.a]
         target = "the boss" if c.boss else t.monster[next(m.card for m in s.monsters if m.id == a.b)].name
         c.mods.append(Mod(d.name, d.amount, 1, a.b))
@@ -668,10 +674,7 @@ class Engine:
 
     def _do_wander(self, s: State, a: Action, ev: list[Event]) -> None:
         t = self.cards
-        c = s.combat
-        assert c is not None
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
+        c, hero = self._take_combat_card(s, a)
         ev.append(Event("interfere", f"{hero.name} plays {t.names[a.a]}!"))
         discard_card(t, s, a.a)
         m = spawn_monster(t, s, ev, c.x, c.y, "A wandering monster joins the fight")
@@ -681,10 +684,7 @@ class Engine:
 
     def _do_use(self, s: State, a: Action, ev: list[Event]) -> None:
         t = self.cards
-        c = s.combat
-        assert c is not None
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
+        c, hero = self._take_combat_card(s, a)
         item = t.treasure[a.a]
         c.mods.append(Mod(item.name, item.bonus, a.b))
         side = "the heroes" if a.b == 0 else "the monsters"
@@ -695,10 +695,7 @@ class Engine:
 
     def _do_dice(self, s: State, a: Action, ev: list[Event]) -> None:
         t = self.cards
-        c = s.combat
-        assert c is not None
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
+        c, hero = self._take_combat_card(s, a)
         d = t.dxm[a.a]
         side = "heroes'" if a.b == 0 else "monsters'"
         if d.action == "reroll":
