@@ -7,6 +7,8 @@ Matchups (seats rotate game by game, so every kind plays every seat equally ofte
 - ``normal-vs-random``: one normal bot against three random bots (target: normal wins >= 90%).
 - ``hard-vs-normal``: one hard bot against three normal bots (target: hard wins >= 40%).
 - ``normal-x4``: four normal bots (target: >= 99% finish before the round cap; game length in rounds).
+- ``pace`` (with ``--pace``): where the levels of four normal bots come from, when the room stack runs
+  out, and how unfinished games end up (why games are as long as they are).
 
 Decision times come from the same games (target: normal median < 5 ms; hard median < 200 ms, never
 over 1 s). Time them with ``--jobs 1`` on a quiet machine: parallel jobs share the cores. Every figure
@@ -136,6 +138,7 @@ def main() -> int:
     parser.add_argument("--round-cap", type=int, default=DEFAULT_ROUND_CAP)
     parser.add_argument("--only", nargs="*", choices=sorted(MATCHUPS), help="run only these matchups")
     parser.add_argument("--json", action="store_true", help="print one JSON object, no progress bar")
+    parser.add_argument("--pace", action="store_true", help="also measure the pace of four-normal games")
     args = parser.parse_args()
     names = args.only or list(MATCHUPS)
     report: dict[str, Any] = {"games_per_matchup": args.games, "seed": args.seed, "jobs": args.jobs}
@@ -158,6 +161,9 @@ def main() -> int:
                 if progress is not None and task is not None:
                     progress.advance(task)
             report[name] = figures(name, bots, results, time.perf_counter() - started)
+        if args.pace:
+            task = progress.add_task("pace", total=args.games) if progress else None
+            report["pace"] = pace(args.games, args.seed, args.round_cap, progress, task)
     finally:
         if progress is not None:
             progress.stop()
@@ -165,7 +171,82 @@ def main() -> int:
         print(json.dumps(report))
     else:
         show(report, names)
+        if args.pace:
+            show_pace(report["pace"])
     return 0
+
+
+def pace(n: int, seed: int, cap: int, progress: Any, task: Any) -> dict[str, Any]:
+    """Four normal bots, watched event by event: level sources, fights, the room stack, stalls."""
+    from mqtui.bots import make_bot
+    from mqtui.engine.defs import COLOURS
+    from mqtui.engine.state import STAGE_OVER
+    from mqtui.engine.view import view_for
+    from mqtui.sim import NAMES
+
+    engine = Engine(load_content())
+    totals: dict[str, float] = {}
+    stack_out: list[int] = []
+    stalls = {"capped": 0, "no_monsters_no_rooms_all_looted": 0}
+
+    def count(key: str, k: float = 1.0) -> None:
+        totals[key] = totals.get(key, 0.0) + k
+
+    for g in range(n):
+        s, _ = engine.new_game([(NAMES[i], COLOURS[i]) for i in range(4)], seed + g)
+        bots = [make_bot("normal", (seed + g) * 1000 + i) for i in range(4)]
+        out_at = 0
+        while s.stage != STAGE_OVER and s.round <= cap:
+            seat = engine.deciding(s)
+            action = bots[seat].choose(engine, view_for(s, seat), seat, list(engine.legal(s, seat))).action
+            for e in engine.apply(s, action):
+                if e.kind == "level" and " rises " in e.text:
+                    why = e.text.rsplit("(", 1)[-1].rstrip(").")
+                    count("levels_from_" + {"a kill": "kills", "bought": "gold"}.get(why, "cards"))
+                elif e.kind == "level":
+                    count("levels_lost")
+                elif e.kind == "result":
+                    count("fights")
+                    count("fights_won", 1.0 if " beat" in e.text else 0.0)
+                elif e.kind in ("explore", "search", "boss", "death", "curse"):
+                    count(e.kind + "s" if not e.kind.endswith("s") else e.kind)
+            if not out_at and not s.tiles:
+                out_at = s.round
+        count("rounds", s.round)
+        if out_at:
+            stack_out.append(out_at)
+        if s.stage != STAGE_OVER:
+            stalls["capped"] += 1
+            if not s.monsters and not s.tiles and all(r.searched >= 2 or r.room < 0 for r in s.rooms):
+                stalls["no_monsters_no_rooms_all_looted"] += 1
+        if progress is not None:
+            progress.advance(task)
+    per_game = {k: round(v / n, 2) for k, v in sorted(totals.items())}
+    return {
+        "games": n,
+        "per_game": per_game,
+        "room_stack_empty_by_round": {
+            "games": len(stack_out),
+            "median": statistics.median(stack_out) if stack_out else None,
+        },
+        "stalls": stalls,
+    }
+
+
+def show_pace(p: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"pace of four normal bots ({p['games']} games)")
+    table.add_column("per game")
+    table.add_column("value", justify="right")
+    for k, v in p["per_game"].items():
+        table.add_row(k.replace("_", " "), str(v))
+    r = p["room_stack_empty_by_round"]
+    table.add_row("room stack empty (games / median round)", f"{r['games']} / {r['median']}")
+    for k, v in p["stalls"].items():
+        table.add_row(k.replace("_", " "), str(v))
+    Console().print(table)
 
 
 def show(report: dict[str, Any], names: list[str]) -> None:
