@@ -1,0 +1,88 @@
+"""The simulator (mqtui.sim) and ``mqtui sim``: reproducible games, seat rotation, the report's keys."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mqtui.cli import main
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.sim import play_game, run, seat_kinds, summarise
+
+REPORT_KEYS = {
+    "games",
+    "finished",
+    "capped",
+    "errors",
+    "decisions",
+    "seconds",
+    "decisions_per_s",
+    "games_per_s",
+    "mean_rounds",
+    "median_rounds",
+    "wins",
+    "win_rate_by_seat",
+    "win_rate_by_kind",
+    "deaths",
+    "boss_fights",
+    "boss_wins",
+    "decision_ms",
+}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(load_content())
+
+
+def test_a_game_replays_exactly_from_its_seed(engine: Engine) -> None:
+    first = play_game(engine, ["normal", "random", "normal"], seed=3)
+    again = play_game(engine, ["normal", "random", "normal"], seed=3)
+    assert not first.error
+    assert (first.decisions, first.winners, first.rounds, first.levels) == (
+        again.decisions,
+        again.winners,
+        again.rounds,
+        again.levels,
+    )
+
+
+def test_rotation_gives_every_kind_every_seat() -> None:
+    bots = ("hard", "normal", "normal", "normal")
+    seats = [seat_kinds(bots, g, rotate=True) for g in range(4)]
+    assert [s.index("hard") for s in seats] == [0, 1, 2, 3]
+    assert all(sorted(s) == sorted(bots) for s in seats)
+    assert seat_kinds(bots, 3, rotate=False) == list(bots)
+
+
+def test_summary_reports_wins_rounds_and_decision_times(engine: Engine) -> None:
+    results, seconds = run(engine, 3, ["normal", "random"], seed=5, time_decisions=True, rotate=True)
+    report = summarise(results, seconds)
+    assert set(report) >= REPORT_KEYS
+    assert report["games"] == 3 and report["errors"] == 0
+    assert set(report["win_rate_by_kind"]) == {"normal", "random"}
+    assert report["seats_by_kind"] == {"normal": 3, "random": 3}
+    times = report["decision_ms"]["normal"]
+    assert 0 < times["median"] <= times["p99"] <= times["max"]
+
+
+def test_round_cap_stops_a_game(engine: Engine) -> None:
+    result = play_game(engine, ["random", "random"], seed=1, round_cap=3)
+    assert result.capped and not result.finished and result.rounds == 4
+
+
+def test_cli_sim_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["sim", "--games", "2", "--players", "2", "--bots", "normal,random", "--json", "--times", "--rotate"]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert set(out) >= REPORT_KEYS
+    assert out["games"] == 2
+
+
+def test_cli_sim_rejects_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--games", "1", "--bots", "genius"]) == 2
+    assert "--bots" in capsys.readouterr().err
