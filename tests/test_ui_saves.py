@@ -119,3 +119,41 @@ async def test_resize_below_the_minimum_and_back() -> None:
         await pilot.resize_terminal(80, 24)
         await pilot.pause(0.1)
         assert app.screen is game and game.has_class("-narrow")
+
+
+def test_title_screen_finds_the_autosave_where_the_saves_package_puts_it(data) -> None:
+    """The title's quick look for a game to continue names files the way mqtui.saves does."""
+    import os
+
+    from mqtui import saves
+    from mqtui.ui import saving
+
+    assert saving.SUFFIX == saves.SUFFIX and saving.AUTOSAVE_SLOT == saves.AUTOSAVE_SLOT
+    assert saving.saves_dir() == saves.saves_dir()
+    assert saving.latest_autosave() is None
+    older, newer = saves.autosave_path(), saves.saves_dir() / f"autosave-2{saves.SUFFIX}"
+    older.parent.mkdir(parents=True, exist_ok=True)
+    older.write_bytes(b"x")
+    newer.write_bytes(b"x")
+    os.utime(older, (1, 1))
+    assert saving.latest_autosave() == saves.latest_autosave() == newer
+
+
+def test_the_title_screen_starts_without_the_game_machinery() -> None:
+    """Start-up loads the engine, store and saves only when a game starts (subprocess: clean imports)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import asyncio, sys\n"
+        "from mqtui.ui.app import MQApp\n"
+        "async def main():\n"
+        "    app = MQApp(save_settings_file=False, bot_delay=0)\n"
+        "    async with app.run_test(size=(80, 24)) as pilot:\n"
+        "        await pilot.pause()\n"
+        "        assert type(app.screen).__name__ == 'TitleScreen', app.screen\n"
+        "asyncio.run(main())\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('mqtui.engine', 'mqtui.store', 'mqtui.saves'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"

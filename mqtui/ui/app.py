@@ -10,28 +10,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
-from mqtui.store import GameStore, LocalStore, Snapshot
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
-from mqtui.ui.saving import (
-    SaveFailed,
-    autosave,
-    autosave_path,
-    latest_autosave,
-    load_game,
-    save_game,
-    start_autosave,
-    stop_autosave,
-)
 from mqtui.ui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from mqtui.ui.session import SeatSpec, default_specs, engine, new_store
 from mqtui.ui.settings import Settings, load_settings, save_settings
 from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
+
+if TYPE_CHECKING:  # the game's modules load when a game starts, not with the title screen
+    from mqtui.store import GameStore, Snapshot
+    from mqtui.ui.session import SeatSpec
 
 
 class MQApp(App[None]):
@@ -86,6 +79,14 @@ class MQApp(App[None]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(GAME_VARIABLES)
 
+    def get_default_screen(self) -> Screen[Any]:
+        """The title screen is the bottom of the stack for local play (no empty screen under it)."""
+        if self.initial_store is None:
+            from mqtui.ui.screens.title import TitleScreen
+
+            return TitleScreen()
+        return Screen()
+
     # -- start-up -------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
@@ -93,14 +94,10 @@ class MQApp(App[None]):
             self.notify(error, title="Theme not loaded", severity="warning")
         if self.initial_store is not None:
             self.open_game(self.initial_store)
-        else:
-            from mqtui.ui.screens.title import TitleScreen
-
-            self.push_screen(TitleScreen())
-            if self._new_game:
-                self.start_new_game(self._new_game, self._seed)
-            elif self._load is not None:
-                self.open_file(self._load)
+        elif self._new_game:
+            self.start_new_game(self._new_game, self._seed)
+        elif self._load is not None:
+            self.open_file(self._load)
         self._mq_ready = True
         self._check_size(self.size.width, self.size.height)
 
@@ -138,10 +135,13 @@ class MQApp(App[None]):
 
     def start_new_game(self, specs: Sequence[SeatSpec], seed: int | None = None) -> None:
         """Start a local game (raises ValueError for a bad table)."""
+        from mqtui.ui.session import new_store
+
         store = new_store(specs, seed, bot_delay=self.bot_delay)
-        self.open_game(cast(GameStore, store))  # LocalStore.cards is a property: see the report
+        self.open_game(cast("GameStore", store))  # LocalStore.cards is a property: see the report
 
     def open_game(self, store: GameStore) -> None:
+        from mqtui.ui.saving import start_autosave
         from mqtui.ui.screens.game import GameScreen
         from mqtui.ui.screens.title import TitleScreen
 
@@ -153,16 +153,20 @@ class MQApp(App[None]):
         self.push_screen(GameScreen(store, handoff=self.settings.handoff, auto_pass=self.settings.auto_pass))
 
     def open_file(self, path: Path) -> bool:
+        from mqtui.ui.saving import SaveFailed, load_game
+
         try:
             store = load_game(path, bot_delay=self.bot_delay)
         except SaveFailed as exc:
             self.notify(str(exc), title="Cannot load", severity="error")
             return False
-        self.open_game(cast(GameStore, store))
+        self.open_game(cast("GameStore", store))
         return True
 
     def autosave(self, store: GameStore | None = None) -> Path | None:
         """Save the game where Continue finds it (local games only); a finished game is forgotten."""
+        from mqtui.ui.saving import autosave, autosave_path, stop_autosave
+
         store = store if store is not None else self.game_store
         if not self.local or store is None:
             return None
@@ -183,6 +187,8 @@ class MQApp(App[None]):
         if not self.local:
             self.exit()
             return
+        from mqtui.ui.saving import stop_autosave
+
         saved = self.autosave()
         if self.game_store is not None:
             stop_autosave(self.game_store)
@@ -216,6 +222,7 @@ class MQApp(App[None]):
         self.push_screen(GameOverScreen(store.cards, store.seats, snap), done)
 
     def save_dialog(self, store: GameStore) -> None:
+        from mqtui.ui.saving import SaveFailed, save_game
         from mqtui.ui.screens.saves import SaveDialog
 
         if not self.local:
@@ -235,8 +242,10 @@ class MQApp(App[None]):
         self.push_screen(SaveDialog(), chosen)
 
     async def action_quit(self) -> None:
-        self.autosave()
         if self.game_store is not None and self.local:
+            from mqtui.ui.saving import stop_autosave
+
+            self.autosave()
             stop_autosave(self.game_store)
         self.exit()
 
@@ -248,6 +257,8 @@ class MQApp(App[None]):
         self.push_screen(NewGameScreen())
 
     def title_continue(self) -> None:
+        from mqtui.ui.saving import latest_autosave
+
         path = latest_autosave()
         if path is None:
             self.notify("There is no saved game to continue.", severity="warning")
@@ -309,13 +320,10 @@ class MQApp(App[None]):
 
     def show_cards(self) -> None:
         from mqtui.ui.screens.cards import CardBrowserScreen
+        from mqtui.ui.session import engine
 
         content = self.game_store.cards.content if self.game_store is not None else engine().content
         self.push_screen(CardBrowserScreen(content))
 
 
-def default_game() -> list[SeatSpec]:
-    return default_specs()
-
-
-__all__ = ["LocalStore", "MQApp"]
+__all__ = ["MQApp"]

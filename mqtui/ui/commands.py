@@ -8,8 +8,6 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from mqtui.ui.describe import action_label
-
 
 def _game_screen(provider: Provider) -> Any:
     from mqtui.ui.screens.game import GameScreen
@@ -27,6 +25,8 @@ class LegalActionsCommands(Provider):
         screen = _game_screen(self)
         if screen is None or screen.snapshot is None:
             return []
+        from mqtui.ui.describe import action_label
+
         snap = screen.snapshot
         out: list[tuple[str, Callable[[], Any], str]] = []
         for action in snap.legal:

@@ -4,6 +4,9 @@ The store owns the format: ``store.save(path)``, ``store.autosave_to(path)`` (a 
 that saves after every change), ``store.autosave()`` and ``LocalStore.load(path, engine)``. This
 module only adds the app's conveniences: names typed by a player, the list for the load dialog, and
 tolerance of stores that cannot save (a networked game is saved by its server).
+
+The save machinery (:mod:`mqtui.saves`, the store, the engine) is imported when first needed, so the
+title screen can ask :func:`latest_autosave` without loading it.
 """
 
 from __future__ import annotations
@@ -11,13 +14,17 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mqtui import saves
-from mqtui.store import GameStore, LocalStore
-from mqtui.ui.session import engine
+from mqtui import paths
 
-SUFFIX = saves.SUFFIX
+if TYPE_CHECKING:
+    from mqtui.store import GameStore, LocalStore
+
+# The file names mqtui.saves uses (mqtui.saves.files: SUFFIX, AUTOSAVE_SLOT, saves_dir); repeated here
+# for the title screen's quick look, and checked against that module by the tests.
+SUFFIX = ".mqsave"
+AUTOSAVE_SLOT = "autosave"
 
 
 class SaveFailed(Exception):
@@ -25,10 +32,12 @@ class SaveFailed(Exception):
 
 
 def saves_dir() -> Path:
-    return saves.saves_dir()
+    return paths.data_dir() / "saves"
 
 
 def autosave_path() -> Path:
+    from mqtui import saves
+
     return saves.autosave_path()
 
 
@@ -38,6 +47,8 @@ def can_save(store: GameStore) -> bool:
 
 def save_game(store: GameStore, path: Path) -> Path:
     """Save ``store`` to ``path`` now; raises SaveFailed."""
+    from mqtui import saves
+
     save = getattr(store, "save", None)
     if not callable(save):
         raise SaveFailed("this game cannot be saved from here")
@@ -51,6 +62,10 @@ def save_game(store: GameStore, path: Path) -> Path:
 
 def load_game(path: Path, bot_delay: float = 0.4) -> LocalStore:
     """Open a saved game as a local store; raises SaveFailed."""
+    from mqtui import saves
+    from mqtui.store import LocalStore
+    from mqtui.ui.session import engine
+
     try:
         return LocalStore.load(path, engine(), bot_delay=bot_delay)
     except saves.SaveError as exc:
@@ -61,6 +76,8 @@ def load_game(path: Path, bot_delay: float = 0.4) -> LocalStore:
 
 def start_autosave(store: GameStore, path: Path | None = None) -> bool:
     """Save after every change (on the store's background writer); False if the store cannot."""
+    from mqtui import saves
+
     hook: Any = getattr(store, "autosave_to", None)
     if not callable(hook):
         return False
@@ -73,6 +90,8 @@ def start_autosave(store: GameStore, path: Path | None = None) -> bool:
 
 def autosave(store: GameStore) -> Path | None:
     """Save now where "Continue" finds it; None if it cannot be saved."""
+    from mqtui import saves
+
     hook: Any = getattr(store, "autosave", None)
     if callable(hook):
         with contextlib.suppress(saves.SaveError, OSError):
@@ -96,11 +115,18 @@ def stop_autosave(store: GameStore) -> None:
 
 
 def latest_autosave() -> Path | None:
-    return saves.latest_autosave()
+    """The newest autosave (as ``mqtui.saves.latest_autosave`` finds it), or None."""
+    found = []
+    for p in saves_dir().glob(f"{AUTOSAVE_SLOT}*{SUFFIX}"):
+        with contextlib.suppress(OSError):
+            found.append((p.stat().st_mtime, p))
+    return max(found)[1] if found else None
 
 
 def list_saves() -> list[tuple[Path, str]]:
     """Saved games, newest first, with one line each for the load dialog."""
+    from mqtui import saves
+
     out = []
     for entry in saves.list_saves():
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.mtime))
@@ -116,6 +142,8 @@ def list_saves() -> list[tuple[Path, str]]:
 
 def slot_for(name: str) -> Path:
     """The file for a save name typed by the player; raises SaveFailed for a bad name."""
+    from mqtui import saves
+
     try:
         return saves.slot_path(name)
     except saves.SaveError as exc:

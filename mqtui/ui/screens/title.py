@@ -5,12 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Vertical
+from textual.containers import Center
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.ui.saving import latest_autosave
+from mqtui.ui.widgets.footer import QuietFooter
 
 LOGO = r"""
  __  __ _   _ _  _  ___ _  _ _  _____ _  _    ___  _   _ ___ ___ _____
@@ -31,22 +32,26 @@ MENU = (
 
 
 class TitleScreen(Screen[None]):
-    BINDINGS = [Binding(key, f"menu('{what}')", label, id=f"title.{what}") for what, key, label in MENU]
+    BINDINGS = [
+        Binding(key, f"menu('{what}')", label, id=f"title.{what}", show=False) for what, key, label in MENU
+    ]
     DEFAULT_CSS = """
     TitleScreen { align: center middle; }
-    TitleScreen #logo { width: auto; color: $accent; text-style: bold; }
-    TitleScreen #tagline { width: auto; color: $foreground 70%; text-style: italic; margin-bottom: 1; }
+    TitleScreen #logo { text-align: center; color: $accent; text-style: bold; }
+    TitleScreen #tagline { text-align: center; color: $foreground 70%; text-style: italic; margin-bottom: 1; }
+    TitleScreen Center { height: auto; }
     TitleScreen OptionList { width: 44; height: auto; border: round $primary; }
-    TitleScreen Vertical { width: auto; height: auto; align: center middle; }
     TitleScreen.-short #logo { display: none; }
     """
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Center(Static(LOGO.strip("\n"), id="logo"))
-            yield Center(Static("Kick down the door. Kill the monster. Steal the treasure.", id="tagline"))
-            yield Center(OptionList(id="menu"))
-        yield Footer()
+        lines = LOGO.strip("\n").splitlines()
+        width = max(map(len, lines))
+        yield Static("\n".join(line.ljust(width) for line in lines), id="logo")
+        yield Static("Kick down the door. Kill the monster. Steal the treasure.", id="tagline")
+        with Center():
+            yield OptionList(id="menu")
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.refresh_menu()
