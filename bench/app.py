@@ -3,8 +3,8 @@
     .venv/bin/python bench/app.py [--runs N] [--presses N]
 
 1. Start-up to the first frame of the title screen, against a bare Textual app with the same number
-   of panes, each in a fresh process (imports included), median of N runs; and the memory (RSS) of
-   both at that point.
+   of panes, each in a fresh process (imports included), median of N runs of each, the two
+   alternating; and the memory (RSS) of both at that point.
 2. Key press to updated frame (median) on the game screen: map cursor moves, and game actions (a move
    into a known room and its undo, through the store).
 """
@@ -67,19 +67,20 @@ def child(kind: str) -> None:
 
 
 def startup(runs: int) -> dict[str, tuple[float, float]]:
-    out = {}
+    """Median seconds and RSS per kind. The two kinds alternate (bare, mqtui, mqtui, bare, ...), so a
+    busy moment on a shared machine falls on both alike."""
     env = dict(os.environ, MQTUI_DATA=tempfile.mkdtemp(prefix="mqbench"))
-    for kind in ("bare", "mqtui"):
-        secs, mems = [], []
-        for _ in range(runs):
+    secs: dict[str, list[float]] = {"bare": [], "mqtui": []}
+    mems: dict[str, list[float]] = {"bare": [], "mqtui": []}
+    for i in range(runs):
+        for kind in ("bare", "mqtui") if i % 2 == 0 else ("mqtui", "bare"):
             res = subprocess.run(
                 [sys.executable, __file__, "--child", kind], capture_output=True, text=True, env=env, cwd=ROOT
             )
             data = json.loads(res.stdout.strip().splitlines()[-1])
-            secs.append(data["seconds"])
-            mems.append(data["rss"])
-        out[kind] = (statistics.median(secs), statistics.median(mems))
-    return out
+            secs[kind].append(data["seconds"])
+            mems[kind].append(data["rss"])
+    return {kind: (statistics.median(secs[kind]), statistics.median(mems[kind])) for kind in secs}
 
 
 async def _press_to_frame(app, key: str) -> float:  # type: ignore[no-untyped-def]
@@ -151,7 +152,9 @@ def main() -> None:
         return
     start = startup(args.runs)
     (bare_s, bare_m), (mq_s, mq_m) = start["bare"], start["mqtui"]
-    print(f"start-up to first frame (median of {args.runs}, fresh processes, imports included)")
+    print(
+        f"start-up to first frame (median of {args.runs} each, alternating fresh processes, imports included)"
+    )
     print(f"  bare Textual app, same panes: {bare_s * 1000:7.0f} ms   RSS {bare_m:6.1f} MB")
     print(f"  mqtui title screen:           {mq_s * 1000:7.0f} ms   RSS {mq_m:6.1f} MB")
     print(f"  ratio mqtui / bare:           {mq_s / bare_s:7.2f} x     RSS {mq_m / bare_m:5.2f} x")
