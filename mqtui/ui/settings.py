@@ -18,7 +18,8 @@ BOT_SPEEDS: dict[str, float] = {"instant": 0.0, "fast": 0.15, "normal": 0.5, "sl
 class Settings(msgspec.Struct, kw_only=True):
     theme: str = DEFAULT_THEME
     bot_delay: float = BOT_SPEEDS["normal"]  # seconds between computer actions
-    auto_pass: bool = True  # pass for a human who has nothing to play in a combat window
+    # pass for a human who can only pass in a fight window; off: every window waits for space
+    auto_pass: bool = False
     handoff: bool = True  # hide the hand between human players on one keyboard
 
 

@@ -49,7 +49,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 for name in BOT_SPEEDS:
                     yield RadioButton(name.capitalize(), value=name == current, id=f"speed-{name}")
             yield Checkbox(
-                "Auto-pass when I have nothing to play in a fight", self.settings.auto_pass, id="auto"
+                "Skip me in fight windows where I can only pass (auto-pass)",
+                self.settings.auto_pass,
+                id="auto",
             )
             yield Checkbox("Hide hands between human players (hot seat)", self.settings.handoff, id="handoff")
             with Horizontal():
