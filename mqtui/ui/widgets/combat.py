@@ -21,7 +21,7 @@ from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
 
 def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: Style | str) -> Table:
     table = Table.grid(padding=(0, 1), expand=True)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(ratio=1, overflow="fold")  # names wrap: a fight must show who is in it
     table.add_column(justify="right", no_wrap=True)
     table.add_row(
         Text(title, Style.parse("bold") + (Style.parse(style) if isinstance(style, str) else style)), ""
@@ -92,7 +92,7 @@ class CombatPane(Static):
     CombatPane { height: auto; padding: 0 1; }
     """
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
 
     def __init__(self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -100,6 +100,20 @@ class CombatPane(Static):
         self.seats = seats
         self._key: object = None
         self._shown: RenderableType = ""
+        self._log: tuple[str, ...] = ()
+        self._result = ""
+
+    def _last_result(self, log: tuple[str, ...]) -> str:
+        """The last fight's result line, looking only at the lines added since the last call."""
+        old = self._log
+        if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
+            found = last_result(log[len(old) :])
+            if found:
+                self._result = found
+        else:  # the log was rewound (undo) or replaced
+            self._result = last_result(log)
+        self._log = log
+        return self._result
 
     def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
         self._shown = content
@@ -117,12 +131,15 @@ class CombatPane(Static):
             return
         view = snap.view
         c = view.combat
-        key = (c, view.frames[-1] if view.frames else None, len(snap.log))
+        if c is None:
+            result = self._last_result(snap.log)
+            key: object = result
+        else:
+            key = (c, view.frames[-1] if view.frames else None)
         if key == self._key:
             return
         self._key = key
         if c is None:
-            result = last_result(snap.log)
             self.border_title = "Combat"
             self.update(
                 Text.assemble(

@@ -2,24 +2,31 @@
 
 Textual's Footer recomposes on every ``refresh_bindings`` call; the game screen refreshes its bindings
 on every snapshot (they follow what is legal), which made the footer rebuild hundreds of times a
-second when computer players move fast. This one compares what it would show first.
+second when computer players move fast. This one compares what it would show first: the same keys
+with the same words are left alone, and when only some keys became possible or impossible, those keys
+are greyed or lit in place (a rebuild restyles every key and lays the screen out again).
 """
 
 from __future__ import annotations
 
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class QuietFooter(Footer):
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(compact=compact)
         self._shown: object = None
+        self._layout: object = None
 
-    def _signature(self, screen: Screen[object]) -> object:
+    @staticmethod
+    def _signature(screen: Screen[object]) -> tuple[tuple[str, str, str, bool], ...]:
+        """The keys on show (hidden ones come and go with what is legal, unseen), and which are lit."""
         return tuple(
-            (key, active.binding.description, active.enabled, active.binding.show)
+            (key, active.binding.action, active.binding.description, active.enabled)
             for key, active in screen.active_bindings.items()
+            if active.binding.show
         )
 
     def bindings_changed(self, screen: Screen[object]) -> None:
@@ -27,5 +34,22 @@ class QuietFooter(Footer):
             signature = self._signature(screen)
             if signature == self._shown:
                 return
-            self._shown = signature
+            layout = tuple(entry[:3] for entry in signature)
+            same_keys = layout == self._layout
+            self._shown, self._layout = signature, layout
+            if same_keys and self._relight(screen):
+                return
         super().bindings_changed(screen)
+
+    def _relight(self, screen: Screen[object]) -> bool:
+        """Grey or light the shown keys in place; False if the keys on show are not the expected ones."""
+        enabled = {(a.binding.key, a.binding.action): a.enabled for a in screen.active_bindings.values()}
+        keys = list(self.query_children(FooterKey))
+        if not keys or any((k.key, k.action) not in enabled for k in keys if k.action != "command_palette"):
+            return False
+        for k in keys:
+            on = enabled.get((k.key, k.action), True)
+            if k.has_class("-disabled") == on:
+                k._disabled = not on  # what FooterKey checks when clicked
+                k.set_class(not on, "-disabled")
+        return True

@@ -45,7 +45,7 @@ class CardList(OptionList):
     CardList > .option-list--option-disabled { color: $text-muted; text-style: bold; }
     """
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     compact: reactive[bool] = reactive(True)
     """One line per card (the kind goes in the card text under the list)."""
 
@@ -53,10 +53,11 @@ class CardList(OptionList):
         super().__init__(id=id)
         self.cards = cards
         self._key: object = None
+        self._shown: object = None
         self._uses: dict[int, list[Action]] = {}
 
     def watch_compact(self) -> None:
-        self._key = None
+        self._key = self._shown = None
         self.watch_snapshot(self.snapshot)
 
     def on_mount(self) -> None:
@@ -80,6 +81,12 @@ class CardList(OptionList):
             if uid >= 0:
                 uses.setdefault(uid, []).append(action)
         self._uses = uses
+        playable = frozenset(uid for uid, acts in uses.items() if any(a.kind != "discard" for a in acts))
+        shown = (hero.hand, hero.belt, hero.backpack, hero.equipped, playable, self.compact)
+        if shown == self._shown:  # the same cards with the same marks: nothing to redraw
+            self.refresh_bindings()
+            return
+        self._shown = shown
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
         options: list[Option] = []
         for title, pile in (

@@ -68,7 +68,7 @@ class MapView(Widget, can_focus=True):
     MapView > .map--purple { color: $mq-purple; }
     """
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     """The game as the viewer sees it (bound to the game screen's snapshot)."""
 
     def __init__(self, cards: CardTable, *, id: str | None = None) -> None:

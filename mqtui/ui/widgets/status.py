@@ -16,7 +16,7 @@ class StatusBar(Static):
     StatusBar.-yours { background: $accent 45%; text-style: bold; }
     """
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
 
     def __init__(self, seats: tuple[Seat, ...], *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -36,5 +36,6 @@ class StatusBar(Static):
         you = view.heroes[snap.seat].name if snap.seat >= 0 else "spectator"
         mark = "▶ " if yours else "  "
         self.update(
-            Text.assemble(mark, (f"Round {view.round}", "bold"), f" · {you} · ", prompt(snap, self.seats))
+            Text.assemble(mark, (f"Round {view.round}", "bold"), f" · {you} · ", prompt(snap, self.seats)),
+            layout=False,  # one line, always
         )
