@@ -176,9 +176,14 @@ async def test_palette_lists_every_legal_action_by_name() -> None:
         await settle(pilot, app)
         provider = LegalActionsCommands(app.screen)
         hits = [hit async for hit in provider.discover()]
-        assert len(hits) == len(app.screen.snapshot.legal)
+        legal = app.screen.snapshot.legal
+        counts = [int(str(h.display).rsplit("(×", 1)[1][:-1]) if "(×" in str(h.display) else 1 for h in hits]
+        assert sum(counts) == len(legal)  # every legal action, copies of one card on one line
         names = [str(hit.display) for hit in hits]
         assert "End your action phase" in names
+        shown = names + [hit.help or "" for hit in hits]
+        assert not any(str(a) in text for a in legal for text in shown)  # no "0 move N" notation
+        assert any((hit.help or "").startswith("card: ") for hit in hits)
         found = [hit async for hit in provider.search("explore north")]
         assert found and "Explore north" in str(found[0].text)
         await found[0].command()

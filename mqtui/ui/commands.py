@@ -8,6 +8,23 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+# the key that does the same, shown under an action in the palette
+KEY_HINTS = {
+    "move": "key: Shift+arrow",
+    "flee": "key: Shift+arrow",
+    "done": "key: space",
+    "end": "key: space",
+    "pass": "key: space",
+    "search": "key: s",
+    "deal": "key: t",
+    "pickup": "key: u",
+    "challenge": "key: f",
+    "invite": "key: v",
+    "accept": "key: y",
+    "decline": "key: n",
+    "buylevel": "key: +",
+}
+
 
 def _game_screen(provider: Provider) -> Any:
     from mqtui.ui.screens.game import GameScreen
@@ -25,13 +42,17 @@ class LegalActionsCommands(Provider):
         screen = _game_screen(self)
         if screen is None or screen.snapshot is None:
             return []
-        from mqtui.ui.describe import action_label
+        from mqtui.ui.describe import card_kind, card_of, labelled, sort_key
 
         snap = screen.snapshot
         out: list[tuple[str, Callable[[], Any], str]] = []
-        for action in snap.legal:
-            label = action_label(action, snap, screen.cards)
-            out.append((label, partial(screen.perform, action), f"action: {action}"))
+        for label, action in labelled(sorted(snap.legal, key=sort_key), snap, screen.cards):
+            uid = card_of(action)
+            if uid >= 0:
+                help_text = f"card: {card_kind(screen.cards, uid)}"
+            else:
+                help_text = KEY_HINTS.get(action.kind, "")
+            out.append((label, partial(screen.perform, action), help_text))
         return out
 
     async def discover(self) -> Hits:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from rich.text import Text
+
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import RoomDef
@@ -439,3 +441,52 @@ def log_kind(line: str) -> tuple[str, str]:
 
 def deck_label(deck: str) -> str:
     return {DXM: "DxM", TREASURE: "Treasure", MONSTER: "Monster"}.get(deck, deck)
+
+
+# -- fitting text into a small pane ----------------------------------------------------------------------
+
+
+def fit_lines(text: Text, width: int, height: int, more: str = "…") -> Text:
+    """``text`` wrapped to ``width``; if it needs more than ``height`` lines, the first ``height`` lines
+    with the last one cut to end in ``more`` (so a clipped pane says so instead of hiding the rest)."""
+    if width <= 0 or height <= 0:
+        return text
+    from rich.console import Console
+
+    lines = text.wrap(Console(width=width, color_system=None), width)
+    if len(lines) <= height:
+        return text
+    kept = list(lines[:height])
+    last = kept[-1]
+    last.rstrip()
+    room = width - len(more)
+    if last.cell_len > room:
+        last.truncate(max(0, room))
+    last.rstrip()
+    last.append(more, "italic")
+    return Text("\n").join(kept)
+
+
+def labelled(
+    actions: Iterable[Action], snap: Snapshot, cards: CardTable, short: bool = False
+) -> list[tuple[str, Action]]:
+    """One line per different choice: actions that read the same (copies of one card, two identical
+    piles) become one line with a count, and it does the first of them (they are interchangeable);
+    two monsters of the same name are told apart by whom they hunt."""
+    view = snap.view
+    out: list[tuple[str, Action]] = []
+    counts: dict[str, int] = {}
+    firsts: dict[str, Action] = {}
+    for action in actions:
+        label = action_label(action, snap, cards, short)
+        if label in firsts and action.kind == "challenge":
+            m = next((m for m in view.monsters if m.id == action.a), None)
+            if m is not None:
+                label = f"Challenge {monster_label(cards, view, m)}"
+        if label in firsts:
+            counts[label] += 1
+            continue
+        counts[label] = 1
+        firsts[label] = action
+        out.append((label, action))
+    return [(f"{label} (×{counts[label]})" if counts[label] > 1 else label, a) for label, a in out]

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
-from mqtui.ui.describe import action_label, pane_actions, seat_name
+from mqtui.ui.describe import labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered
 
 
@@ -27,7 +27,7 @@ class ActionList(OptionList):
     ActionList { height: 1fr; border: none; padding: 0; }
     """
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     compact: reactive[bool] = reactive(True)
     """Shorter labels for a narrow pane."""
 
@@ -51,6 +51,7 @@ class ActionList(OptionList):
         self._key = key
         entries: list[tuple[str, list[Action]]] = []
         invites: dict[int, list[Action]] = {}
+        others: list[Action] = []
         for action in pane_actions(snap.legal):
             if action.kind == "invite":
                 if action.a not in invites:
@@ -58,7 +59,10 @@ class ActionList(OptionList):
                     entries.append((f"Ask {snap.view.heroes[action.a].name} to help…", invites[action.a]))
                 invites[action.a].append(action)
             else:
-                entries.append((action_label(action, snap, self.cards, short=self.compact), [action]))
+                others.append(action)
+        # copies of one card read the same: one line each, with a count
+        entries += [(label, [a]) for label, a in labelled(others, snap, self.cards, short=self.compact)]
+        entries.sort(key=lambda e: sort_key(e[1][0]))
         self._entries = [actions for _, actions in entries]
         self.clear_options()
         if not entries:
