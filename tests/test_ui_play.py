@@ -198,6 +198,28 @@ async def test_charity_by_keys() -> None:
         assert all(f.kind != "charity" for f in store.state.frames)
 
 
+async def test_copies_of_one_card_are_one_line_with_a_count() -> None:
+    store = store_for()
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado"])
+    name = store.cards.names[give(store, 0, ["band-aid-of-paris"] * 3)[0]]
+    hero(store, 0).level = 2
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        await pilot.press("space")  # end the action phase with 7 cards: charity
+        await settle(pilot, app)
+        actions = screen.query_one("#actions")
+        labels = [str(actions.get_option_at_index(i).prompt) for i in range(actions.option_count)]
+        assert len(labels) == len(set(labels)) == 5  # 7 cards, 5 different ones
+        (copies,) = [label for label in labels if name in label]
+        assert copies.endswith("(×3)")
+        await pilot.press(copies[0])  # its number: gives one of the three
+        await settle(pilot, app)
+        assert sum(store.cards.names[u] == name for u in hero(store, 0).hand) == 2
+
+
 async def test_monster_phase_moves_monsters() -> None:
     store = store_for()
     empty_hands(store)
@@ -234,3 +256,39 @@ async def test_local_app_opens_over_title() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
+
+
+@pytest.mark.parametrize("auto_pass", [False, True])
+async def test_auto_pass_only_when_the_settings_say_so(auto_pass: bool) -> None:
+    """Bob can only pass in Ann's fight: by default he is asked (space passes); with the setting on,
+    he is skipped without even a hand-off."""
+    store = fight_position((("Ann", "human"), ("Bob", "human")))
+    store.state.forced = [6, 1]
+    app = make_app(store, auto_pass=auto_pass)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("shift+up")
+        await settle(pilot, app)
+        assert store.state.combat is not None
+        await pilot.press("space")  # Ann passes
+        await settle(pilot, app)
+        if auto_pass:
+            assert not isinstance(app.screen, HandoffScreen)
+            assert store.state.combat is None  # everyone else passed for themselves: the fight is over
+            return
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.snapshot.seat == 1
+        assert [a.kind for a in screen.snapshot.legal] == ["pass"]
+        assert store.state.combat is not None  # still waiting for Bob
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert store.state.combat is not None and store.state.combat.hero_die == 6  # the dice are rolled
+
+
+async def test_auto_pass_is_off_by_default() -> None:
+    from mqtui.ui.settings import Settings
+
+    assert Settings().auto_pass is False

@@ -23,7 +23,7 @@ from textual.widgets import ContentSwitcher, Static
 from mqtui.engine.actions import Action, IllegalAction
 from mqtui.engine.state import ACT
 from mqtui.store import HUMAN, GameStore, Snapshot
-from mqtui.ui.describe import DIR_NAMES, action_label, prompt
+from mqtui.ui.describe import DIR_NAMES, labelled, prompt
 from mqtui.ui.messages import (
     ActionChosen,
     ActionsOffered,
@@ -66,6 +66,7 @@ class GameScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
+    # In the footer's order: what a newcomer needs first (an 80-column footer cannot show them all).
     BINDINGS = [
         Binding("space", "step('done')", "Ready", id="game.done"),
         Binding("space", "step('end')", "End phase", id="game.end"),
@@ -74,13 +75,16 @@ class GameScreen(Screen[None]):
         Binding("shift+right", "go(1)", "Move east", id="game.east", show=False),
         Binding("shift+down", "go(2)", "Move south", id="game.south", show=False),
         Binding("shift+left", "go(3)", "Move west", id="game.west", show=False),
+        Binding("y", "kind('accept')", "Accept", id="game.accept"),
+        Binding("n", "kind('decline')", "Decline", id="game.decline"),
+        Binding("f1,question_mark", "help", "Help", id="game.help", key_display="?"),
+        Binding("q", "quit_to_title", "Quit", id="game.quit"),
+        Binding("ctrl+z", "undo", "Undo", id="game.undo"),
         Binding("s", "kind('search')", "Search", id="game.search"),
         Binding("t", "kind('deal')", "Deal", id="game.deal"),
         Binding("u", "kind('pickup')", "Pick up", id="game.pickup"),
         Binding("f", "kind('challenge')", "Fight", id="game.challenge"),
         Binding("v", "kind('invite')", "Ask for help", id="game.invite"),
-        Binding("y", "kind('accept')", "Accept", id="game.accept"),
-        Binding("n", "kind('decline')", "Decline", id="game.decline"),
         Binding("plus", "kind('buylevel')", "Buy level", id="game.buylevel"),
         Binding("c", "toggle_combat", "Fight/Map", id="game.combat"),
         Binding("o", "other_hero", "Heroes", id="game.heroes"),
@@ -89,21 +93,18 @@ class GameScreen(Screen[None]):
         Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
         Binding("h", "focus_pane('hand')", "Hand", id="game.focus_hand", show=False),
         Binding("l", "focus_pane('log')", "Log", id="game.focus_log", show=False),
-        Binding("ctrl+z", "undo", "Undo", id="game.undo"),
         Binding("ctrl+y", "redo", "Redo", id="game.redo", show=False),
         Binding("ctrl+s", "save", "Save", id="game.save", show=False),
         Binding("r", "rules", "Rules", id="game.rules", show=False),
         Binding("f2", "cards", "Cards", id="game.cards", show=False),
-        Binding("f1,question_mark", "help", "Help", id="game.help"),
-        Binding("q", "quit_to_title", "Quit", id="game.quit"),
         # the numbered actions work from any pane, not only when "What you can do" has the focus
         *[Binding(str(n), f"pick({n})", f"Action {n}", id=f"game.pick{n}", show=False) for n in range(1, 10)],
     ]
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     """What the panes show: the latest snapshot the viewer may see."""
 
-    def __init__(self, store: GameStore, *, handoff: bool = True, auto_pass: bool = True) -> None:
+    def __init__(self, store: GameStore, *, handoff: bool = True, auto_pass: bool = False) -> None:
         super().__init__()
         self.store = store
         self.cards = store.cards
@@ -136,13 +137,13 @@ class GameScreen(Screen[None]):
                 yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
                 yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
                 yield Static(id="card-text")
-        yield QuietFooter()
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#map").border_title = "Map"
-        self.query_one("#log").border_title = "Log"
-        self.query_one("#actions").border_title = "What you can do"
-        self.query_one("#hand").border_title = "Your cards"
+        self.query_one("#map").border_title = "Map (m)"
+        self.query_one("#log").border_title = "Log (l)"
+        self.query_one("#actions").border_title = "What you can do (a)"
+        self.query_one("#hand").border_title = "Your cards (h)"
         self.query_one("#combat-main").border_title = "Combat"
         self.query_one("#combat-side").border_title = "Combat"
         self._unsubscribe = self.store.subscribe(self._listener)
@@ -168,6 +169,10 @@ class GameScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._layout_classes()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # small screens show the highlighted card's text only while the hand has the focus
+        self.set_class(event.widget.id == "hand", "-hand-focus")
 
     def _layout_classes(self) -> None:
         wide = self.has_class("-wide")
@@ -297,7 +302,7 @@ class GameScreen(Screen[None]):
         snap = self.snapshot
         if snap is None or not actions:
             return
-        choices = [(action_label(a, snap, self.cards), a) for a in actions]
+        choices = labelled(actions, snap, self.cards)
 
         async def chosen(action: Action | None) -> None:
             if action is not None:

@@ -10,7 +10,7 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.heroes import describe, power_total, usable
 from mqtui.engine.state import Hero
 from mqtui.store import Snapshot
-from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name
+from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name, fit_lines
 
 
 def strength(cards: CardTable, hero: Hero) -> tuple[int, int, int]:
@@ -20,6 +20,7 @@ def strength(cards: CardTable, hero: Hero) -> tuple[int, int, int]:
 
 
 def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -> Text:
+    """The sheet; ``compact`` (small screens) puts the gear on one line and leaves out the tallies."""
     level, items, powers = strength(cards, hero)
     t = Text()
     t.append(hero.name, "bold")
@@ -36,21 +37,28 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -
     t.append("\nStrength ", "bold")
     t.append(f"{total}", "bold")
     t.append(f" ({', '.join(parts)})")
+
+    def item(u: int) -> Text:
+        it = cards.treasure[u]
+        out = Text(f"{card_name(cards, u)} {it.bonus:+d}")
+        if not usable(cards, hero, it):
+            out.append(" (unusable: no bonus)" if not compact else " (no bonus)", "italic")
+        return out
+
     by_slot: dict[str, list[int]] = {}
     for uid in hero.equipped:
         by_slot.setdefault(cards.treasure[uid].slot, []).append(uid)
-    for slot in SLOT_ORDER:
-        uids = by_slot.get(slot, [])
-        if not uids and (compact or slot in ("two_hands", "trinket")):
-            continue
-        t.append(f"\n{SLOT_NAMES[slot]}: ", "bold")
-        if not uids:
-            t.append("—")
-        for i, u in enumerate(uids):
-            item = cards.treasure[u]
-            t.append(("" if i == 0 else ", ") + f"{card_name(cards, u)} {item.bonus:+d}")
-            if not usable(cards, hero, item):
-                t.append(" (unusable: no bonus)", "italic")
+    if compact:
+        if hero.equipped:
+            t.append("\nGear: ", "bold")
+            t.append(Text(", ").join(item(u) for slot in SLOT_ORDER for u in by_slot.get(slot, [])))
+    else:
+        for slot in SLOT_ORDER:
+            uids = by_slot.get(slot, [])
+            if not uids and slot in ("two_hands", "trinket"):
+                continue
+            t.append(f"\n{SLOT_NAMES[slot]}: ", "bold")
+            t.append(Text(", ").join(item(u) for u in uids) if uids else Text("—"))
     if hero.belt or not compact:
         t.append("\nBelt: ", "bold")
         belt = [card_name(cards, u) + ("" if compact else f" ({card_kind(cards, u)})") for u in hero.belt]
@@ -58,6 +66,8 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -
     if hero.backpack or not compact:
         t.append("\nBackpack: ", "bold")
         t.append(", ".join(card_name(cards, u) for u in hero.backpack) or "—")
+    if compact and mine:
+        return t  # the hand pane counts the cards; the tallies wait for a bigger screen
     t.append(f"\nCards in hand {len(hero.hand)}")
     if not mine:
         t.append(" (hidden)", "dim")
@@ -72,7 +82,7 @@ class HeroSheet(Static):
     HeroSheet { height: auto; padding: 0 1; }
     """
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     shown: reactive[int] = reactive(-1)
     """The seat shown; -1: the viewer's own hero."""
 
@@ -82,6 +92,8 @@ class HeroSheet(Static):
         super().__init__(id=id)
         self.cards = cards
         self._key: object = None
+        self._full = Text()
+        self._lines = -1
 
     def seat(self) -> int:
         snap = self.snapshot
@@ -112,7 +124,23 @@ class HeroSheet(Static):
         self._key = key
         mine = seat == snap.seat
         self.border_title = "Your hero" if mine else f"{hero.name} (o: next hero)"
-        self.update(hero_text(self.cards, hero, mine, self.compact))
+        self._full = hero_text(self.cards, hero, mine, self.compact)
+        self._fit()
+
+    def _fit(self) -> None:
+        """What fits; a clipped sheet ends in "…" rather than hiding its last lines silently. The pane
+        grows with its text up to its max-height; a layout only when the number of lines changes."""
+        height = self.content_size.height
+        limit = self.styles.max_height
+        if limit is not None and limit.is_cells:
+            height = int(limit.value) - self.styles.gutter.height
+        fitted = fit_lines(self._full, self.content_size.width, height)
+        lines = len(fitted.wrap(self.app.console, max(1, self.content_size.width)))
+        self.update(fitted, layout=lines != self._lines)
+        self._lines = lines
+
+    def on_resize(self) -> None:
+        self._fit()
 
     def cycle(self) -> None:
         snap = self.snapshot

@@ -13,7 +13,7 @@ from mqtui.engine.defs import COLOURS
 from mqtui.engine.state import State
 from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
-from mqtui.ui.describe import SEARCH_STATES, card_name, room_def_at
+from mqtui.ui.describe import SEARCH_STATES, card_name, fit_lines, room_def_at
 
 ARROW_OF = {"N": "↑N", "E": "→E", "S": "↓S", "W": "←W"}
 
@@ -79,23 +79,25 @@ def player_styles(app: App[object]) -> dict[str, Style]:
 
 
 class RoomInfo(Static):
-    """The inspector line under the map for the cursor room."""
+    """The inspector lines under the map for the cursor room (``i`` shows all of it)."""
 
     DEFAULT_CSS = """
-    RoomInfo { height: auto; max-height: 5; padding: 0 1; background: $panel; }
+    RoomInfo { height: 3; padding: 0 1; background: $panel; }
     """
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True)
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
 
     def __init__(self, cards: CardTable, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.cards = cards
         self.cell = (0, 0)
         self._key: object = None
+        self._full = Text()
 
     def show_cell(self, x: int, y: int) -> None:
-        self.cell = (x, y)
-        self._key = None
+        if (x, y) != self.cell:
+            self.cell = (x, y)
+            self._key = None
         self.watch_snapshot(self.snapshot)
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
@@ -106,7 +108,20 @@ class RoomInfo(Static):
         if key == self._key:
             return
         self._key = key
-        self.update(room_details(self.cards, view, *self.cell, colours=player_styles(self.app)))
+        self._full = room_details(self.cards, view, *self.cell, colours=player_styles(self.app))
+        self._fit()
+
+    def _fit(self) -> None:
+        """Show what fits; a room with more to say ends in a pointer to the inspector."""
+        size = self.content_size
+        self.update(fit_lines(self._full, size.width, size.height, " … i: all"), layout=False)
+
+    def on_resize(self) -> None:
+        self._fit()
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_cell(*self.cell))
+        def retheme(_theme: object) -> None:
+            self._key = None
+            self.watch_snapshot(self.snapshot)
+
+        self.app.theme_changed_signal.subscribe(self, retheme)
