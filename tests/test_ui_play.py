@@ -250,6 +250,18 @@ async def test_illegal_key_is_explained() -> None:
         assert any("search" in n for n in notes)
 
 
+async def test_a_greyed_move_key_says_why() -> None:
+    store = store_for()
+    hero(store, 0).moves = 0
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("shift+up")
+        await pilot.pause()
+        notes = [n.message for n in app._notifications]
+        assert any(n.startswith("Cannot go north: ") for n in notes)
+
+
 async def test_local_app_opens_over_title() -> None:
     store = store_for()
     app = local_app(store)

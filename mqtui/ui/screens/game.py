@@ -56,6 +56,7 @@ KIND_KEYS: dict[str, str] = {
     "n": "decline",
     "plus": "buylevel",
 }
+MOVE_KEYS = {"shift+up": 0, "shift+right": 1, "shift+down": 2, "shift+left": 3}
 GREY_IN_TURN = frozenset(("search", "deal", "pickup", "buylevel"))
 RESULT_SECONDS = 2.5  # how long a fight's result stays up on small screens
 
@@ -366,6 +367,13 @@ class GameScreen(Screen[None]):
         """Explain a game key that is not legal now (greyed out in the footer)."""
         kind = KIND_KEYS.get(event.key)
         snap = self.snapshot
+        if event.key in MOVE_KEYS and snap is not None and self._my_turn_frame():
+            if not any(a.kind in ("move", "flee") for a in snap.legal):  # the key is greyed out
+                event.stop()
+                d = MOVE_KEYS[event.key]
+                reason = self.store.explain(Action(snap.seat, "move", d))
+                self.notify(f"Cannot go {DIR_NAMES[d]}: {reason}", title="Not now", severity="warning")
+            return
         if kind is None or snap is None or any(a.kind == kind for a in snap.legal):
             return
         if kind in GREY_IN_TURN and self._my_turn_frame():

@@ -109,7 +109,9 @@ class CardList(OptionList):
         if keep in ids:
             self.highlighted = ids.index(keep)
         else:
-            self.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+            cards = [i for i, o in enumerate(options) if not o.disabled]
+            ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
+            self.highlighted = (ready or cards or [None])[0]  # a card that can be played now, if any
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 
