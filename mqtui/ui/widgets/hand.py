@@ -111,7 +111,8 @@ class CardList(OptionList):
         else:
             cards = [i for i, o in enumerate(options) if not o.disabled]
             ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
-            self.highlighted = (ready or cards or [None])[0]  # a card that can be played now, if any
+            first = ready or cards  # a card that can be played now, if any
+            self.highlighted = first[0] if first else None
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 
