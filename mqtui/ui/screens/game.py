@@ -189,6 +189,8 @@ class GameScreen(Screen[None]):
     @on(SnapshotArrived)
     def _on_snapshot(self, message: SnapshotArrived) -> None:
         snap, self._latest = self._latest or message.snapshot, None
+        if snap is self.snapshot and self._pending is None:
+            return  # already shown (undo and redo show their result at once)
         self._receive(snap)
 
     def _plays(self, seat: int) -> bool:

@@ -186,19 +186,19 @@ class MapView(Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        blank = Strip.blank(width, self.rich_style)
+        base = self._style("")  # the pane's own style, cached (rich_style walks up the DOM each time)
         if self._canvas is None:
-            return blank
+            return Strip.blank(width, base)
         strips = self._make_strips()
         self._offset = ox, oy = self._view_offset()
         row = y + oy
         if not 0 <= row < len(strips):
-            return blank
+            return Strip.blank(width, base)
         strip = strips[row]
         if ox < 0:
-            strip = Strip.join([Strip.blank(-ox, self.rich_style), strip])
-            return strip.crop_extend(0, width, self.rich_style)
-        return strip.crop_extend(ox, ox + width, self.rich_style)
+            strip = Strip.join([Strip.blank(-ox, base), strip])
+            return strip.crop_extend(0, width, base)
+        return strip.crop_extend(ox, ox + width, base)
 
     def _pitch(self) -> tuple[int, int]:
         """Bigger rooms when the pane has room for at least 4 by 3 of them."""
