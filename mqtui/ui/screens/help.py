@@ -110,6 +110,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = "Keys"
+            scroll.border_subtitle = "↑↓ PgUp PgDn scroll · Esc close"
             yield Static(help_table())
 
     def action_close(self) -> None:

@@ -45,18 +45,19 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield themes
             yield Label("Computer players' speed")
             current = speed_name(self.settings.bot_delay)
-            with RadioSet(id="speed"):
+            with RadioSet(id="speed", compact=True):
                 for name in BOT_SPEEDS:
                     yield RadioButton(name.capitalize(), value=name == current, id=f"speed-{name}")
+            yield Label("Fights and hot seat")
             yield Checkbox(
-                "Skip me in fight windows where I can only pass (auto-pass)",
-                self.settings.auto_pass,
-                id="auto",
+                "Auto-pass: skip me when I can only pass", self.settings.auto_pass, id="auto", compact=True
             )
-            yield Checkbox("Hide hands between human players (hot seat)", self.settings.handoff, id="handoff")
+            yield Checkbox(
+                "Hide hands between human players", self.settings.handoff, id="handoff", compact=True
+            )
             with Horizontal():
-                yield Button("Save", variant="primary", id="save")
-                yield Button("Cancel", id="cancel")
+                yield Button("Save (Ctrl+S)", variant="primary", id="save", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id:
