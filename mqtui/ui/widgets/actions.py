@@ -64,7 +64,7 @@ class ActionList(OptionList):
         entries += [(label, [a]) for label, a in labelled(others, snap, self.cards, short=self.compact)]
         entries.sort(key=lambda e: sort_key(e[1][0]))
         self._entries = [actions for _, actions in entries]
-        self.clear_options()
+        # one set_options: the pane is laid out again only if its number of lines changes
         if not entries:
             if snap.legal:
                 text = "Play cards from your hand (below)."
@@ -72,11 +72,12 @@ class ActionList(OptionList):
                 text = "The game is over."
             else:
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
-            self.add_option(Option(Text(text, "italic"), disabled=True))
+            self.set_options([Option(Text(text, "italic"), disabled=True)])
         else:
-            for i, (label, _) in enumerate(entries):
-                number = f"{i + 1} " if i < 9 else "  "
-                self.add_option(Option(Text.assemble((number, "bold"), label), id=f"act-{i}"))
+            self.set_options(
+                Option(Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label), id=f"act-{i}")
+                for i, (label, _) in enumerate(entries)
+            )
             self.highlighted = 0
         self.refresh_bindings()
 

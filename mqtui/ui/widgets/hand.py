@@ -67,8 +67,7 @@ class CardList(OptionList):
         if snap is None:
             return
         if snap.seat < 0:
-            self.clear_options()
-            self.add_option(Option("(spectating: no hand)", disabled=True))
+            self.set_options([Option("(spectating: no hand)", disabled=True)])
             return
         hero = snap.view.heroes[snap.seat]
         key = (hero.hand, hero.belt, hero.backpack, hero.equipped, snap.legal, self.compact)
@@ -102,8 +101,7 @@ class CardList(OptionList):
             )
             for uid in pile:
                 options.append(Option(self._prompt(uid), id=f"card-{uid}"))
-        self.clear_options()
-        self.add_options(options)
+        self.set_options(options)
         self.border_subtitle = f"{len(hero.hand)} in hand"
         ids = [o.id for o in options]
         if keep in ids:
