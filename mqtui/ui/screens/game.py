@@ -273,6 +273,7 @@ class GameScreen(Screen[None]):
     def _back_to_map(self) -> None:
         if not self._fighting:
             self.query_one(ContentSwitcher).current = "map"
+            self.refresh_bindings()
 
     def _game_over(self, snap: Snapshot) -> None:
         handler = getattr(self.app, "game_over", None)
@@ -359,8 +360,10 @@ class GameScreen(Screen[None]):
             return True if allowed else (None if action == "undo" else False)
         if action == "pick" and parameters:
             return int(str(parameters[0])) <= self.query_one(ActionList).entry_count
-        if action == "toggle_combat":
-            return not self.has_class("-wide")
+        if action == "toggle_combat":  # small screens, while there is a fight (or its result) to see
+            return not self.has_class("-wide") and (
+                self._fighting or self.query_one(ContentSwitcher).current != "map"
+            )
         if action == "save":
             return callable(getattr(self.app, "save_dialog", None))
         return True
@@ -419,6 +422,7 @@ class GameScreen(Screen[None]):
     def action_toggle_combat(self) -> None:
         switcher = self.query_one(ContentSwitcher)
         switcher.current = "combat-main" if switcher.current == "map" else "map"
+        self.refresh_bindings()
 
     def action_other_hero(self) -> None:
         self.query_one(HeroSheet).cycle()
