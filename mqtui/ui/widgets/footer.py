@@ -19,6 +19,7 @@ class QuietFooter(Footer):
         super().__init__(compact=compact)
         self._shown: object = None
         self._layout: object = None
+        self._queued = False
 
     @staticmethod
     def _signature(screen: Screen[object]) -> tuple[tuple[str, str, str, bool], ...]:
@@ -30,6 +31,17 @@ class QuietFooter(Footer):
         )
 
     def bindings_changed(self, screen: Screen[object]) -> None:
+        # Several refreshes in one step (the screen and each pane ask) make one check, after the frame:
+        # working out the active keys is not free, and a key press should reach the screen first.
+        if self.is_attached and screen is self.screen:
+            if not self._queued:
+                self._queued = True
+                self.call_after_refresh(self._check, screen)
+            return
+        super().bindings_changed(screen)
+
+    def _check(self, screen: Screen[object]) -> None:
+        self._queued = False
         if self.is_attached and screen is self.screen:
             signature = self._signature(screen)
             if signature == self._shown:
