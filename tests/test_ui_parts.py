@@ -211,6 +211,28 @@ async def test_undo_and_redo_by_keys() -> None:
         assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
 
 
+async def test_undo_takes_the_move_out_of_the_log_pane() -> None:
+    store = store_for()
+    add_room(store, "coat-check", 1, 0)
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        log = app.screen.query_one("#log")
+        before = [strip.text for strip in log.lines]
+        await pilot.press("shift+right")
+        await settle(pilot, app)
+        assert any("Coat Check" in strip.text for strip in log.lines[len(before) :])
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        lines = [strip.text for strip in log.lines]
+        assert lines[: len(before)] == before  # the move's line is gone, and "takes back" follows
+        assert "goes east" not in " ".join(lines[len(before) :]).replace("takes back: Ann goes east", "")
+        assert "takes back" in lines[len(before)]
+        # the same as the whole log written afresh
+        log._rewrite(app.screen.snapshot.log)
+        assert [strip.text for strip in log.lines] == lines
+
+
 class ProtocolOnly:
     """A store with nothing but the GameStore protocol (as a networked store would be)."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.events import Resize
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widgets import RichLog
 
@@ -56,29 +57,67 @@ class GameLog(RichLog):
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000, min_width=20)
         self._shown: tuple[str, ...] = ()
         self._wrapped_at = 0
+        self._ends: list[int] | None = []  # where each shown entry's wrapped lines end (None: unknown)
+        self._unwritten = False
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None or snap.log is self._shown:
             return
         log = snap.log
+        if not getattr(self, "_size_known", True):  # written once the pane knows its width
+            self._shown, self._unwritten = log, True
+            return
         old = self._shown
         if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
             new = log[len(old) :]
-        else:
-            self.clear()
-            new = log
+        else:  # an undo took entries back: drop their lines, keep the rest as wrapped
+            keep = next(
+                (i for i, (a, b) in enumerate(zip(old, log, strict=False)) if a != b), min(len(old), len(log))
+            )
+            if self._rewind(keep):
+                new = log[keep:]
+            else:
+                self._rewrite(log)
+                new = ()
         self._shown = log
         for line in new:
-            self.write(self.line_text(line))
+            self._write(line)
+
+    def _write(self, line: str) -> None:
+        self.write(self.line_text(line))
+        if self._ends is not None:  # unknown once RichLog drops old lines (max_lines)
+            trimmed = int(getattr(self, "_start_line", 1))
+            self._ends = None if trimmed else [*self._ends, len(self.lines)]
+
+    def _rewrite(self, log: tuple[str, ...]) -> None:
+        self.clear()
+        self._ends = []
+        for line in log:
+            self._write(line)
+
+    def _rewind(self, keep: int) -> bool:
+        """Drop the wrapped lines of the entries after the first ``keep``; False if they are not known
+        (RichLog has no way to remove lines, so this trims its line list as ``clear`` would)."""
+        ends = self._ends
+        cache = getattr(self, "_line_cache", None)
+        trimmed = int(getattr(self, "_start_line", 1))  # RichLog dropped old lines (max_lines)
+        if ends is None or len(ends) != len(self._shown) or trimmed or cache is None:
+            return False
+        del self.lines[ends[keep - 1] if keep else 0 :]
+        self._ends = ends[:keep]
+        cache.clear()
+        self.virtual_size = Size(self.virtual_size.width, len(self.lines))
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        self.refresh()
+        return True
 
     def on_resize(self, event: Resize) -> None:
         """Wrap the whole log again for the new width (RichLog keeps lines as first wrapped)."""
         super().on_resize(event)
         width = self.scrollable_content_region.width
-        if self._wrapped_at and width != self._wrapped_at and self._shown:
-            self.clear()
-            for line in self._shown:
-                self.write(self.line_text(line))
+        if self._unwritten or (self._wrapped_at and width != self._wrapped_at and self._shown):
+            self._unwritten = False
+            self._rewrite(self._shown)
         self._wrapped_at = width
 
     def line_text(self, line: str) -> Text:
