@@ -250,6 +250,19 @@ async def test_illegal_key_is_explained() -> None:
         assert any("search" in n for n in notes)
 
 
+async def test_undo_with_nothing_to_undo_says_why() -> None:
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("shift+right")  # an explore reveals a room: it cannot be taken back
+        await settle(pilot, app)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert any(n.title == "Nothing to undo" for n in app._notifications)
+        assert len(store.state.rooms) == 2
+
+
 async def test_a_greyed_move_key_says_why() -> None:
     store = store_for()
     hero(store, 0).moves = 0

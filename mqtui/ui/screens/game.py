@@ -372,6 +372,19 @@ class GameScreen(Screen[None]):
         """Explain a game key that is not legal now (greyed out in the footer)."""
         kind = KIND_KEYS.get(event.key)
         snap = self.snapshot
+        if (
+            event.key == "ctrl+z"
+            and snap is not None
+            and not snap.undo
+            and callable(getattr(self.store, "undo", None))
+        ):
+            event.stop()
+            self.notify(
+                "Only your own last actions that revealed nothing new (no room, card or die) can be taken back.",
+                title="Nothing to undo",
+                severity="warning",
+            )
+            return
         if event.key in MOVE_KEYS and snap is not None and self._my_turn_frame():
             if not any(a.kind in ("move", "flee") for a in snap.legal):  # the key is greyed out
                 event.stop()
