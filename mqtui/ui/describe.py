@@ -364,11 +364,11 @@ def prompt(snap: Snapshot, seats: Sequence[Seat]) -> str:
     f = view.frames[-1]
     who = seat_name(view, seats, f.seat)
     mine = snap.deciding == snap.seat and bool(snap.legal)
-    you = "You" if mine else who
     k = f.kind
     if k == SETUP:
+        # short enough for an 80-column status line: what to do first, the key last
         return (
-            f"{you}: build your hero — equip items and play race/class cards from your hand, then press space."
+            "Build your hero from your cards (h), then space: Ready."
             if mine
             else f"{who} is building their hero."
         )
@@ -382,7 +382,8 @@ def prompt(snap: Snapshot, seats: Sequence[Seat]) -> str:
     if k == WINDOW:
         stage = "before the dice" if f.stage == "pre" else "after the dice"
         if mine:
-            return f"Combat ({stage}): play a card to change the fight, or space to pass."
+            card = "a card" if f.stage == "pre" else "a dice card"
+            return f"Fight ({stage}): play {card}, or space to pass."
         return f"Combat ({stage}): {who} may play a card."
     if k == INVITE:
         active = view.heroes[view.combat.active].name if view.combat else "someone"
