@@ -21,11 +21,11 @@ from types import FrameType
 from typing import Protocol
 
 from mqtui import saves
-from mqtui.bots import Bot, make_bot
+from mqtui.bots import Bot, Choice, make_bot
 from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.cards import CardTable
 from mqtui.engine.game import Engine, copy_state
-from mqtui.engine.state import STAGE_OVER, State
+from mqtui.engine.state import SETUP, STAGE_OVER, State
 from mqtui.engine.view import view_for
 
 HUMAN = "human"
@@ -326,12 +326,17 @@ class LocalStore:
         who = self.bot_to_move()
         if who < 0:
             return False
+        self._play_bot(who, self._decide(who))
+        return True
+
+    def _decide(self, who: int) -> Choice:
         legal = self.engine.legal(self.state, who)
-        choice = self._bots[who].choose(self.engine, view_for(self.state, who), who, list(legal))
+        return self._bots[who].choose(self.engine, view_for(self.state, who), who, list(legal))
+
+    def _play_bot(self, who: int, choice: Choice) -> None:
         if choice.why and choice.action.kind in EXPLAINED_KINDS:
             self.log.append(Event("bot", f"{self.seats[who].name}: {choice.why}"))
         self.apply(choice.action)
-        return True
 
     def _kick_bots(self) -> None:
         if self.bot_to_move() < 0 or (self._task is not None and not self._task.done()):
@@ -344,12 +349,20 @@ class LocalStore:
 
     async def run_bots(self) -> None:
         """Play the computer seats until a human must decide or the game ends."""
-        while self.bot_to_move() >= 0:
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            else:
-                await asyncio.sleep(0)
-            self.step_bot()
+        while (who := self.bot_to_move()) >= 0:
+            decided_on, choice = self.state, self._decide(who)
+            await asyncio.sleep(self._pause_before(choice))
+            if self.state is decided_on:  # (else the game moved on while we waited: decide again)
+                self._play_bot(who, choice)
+
+    def _pause_before(self, choice: Choice) -> float:
+        """Seconds before a bot's action shows: the full delay where people follow the play, a
+        quarter of it for routine steps (building a hero before the first turn, passing)."""
+        if not self.bot_delay:
+            return 0.0
+        frame = self.state.frames[-1] if self.state.frames else None
+        routine = (frame is not None and frame.kind == SETUP) or choice.action.kind in ("pass", "done")
+        return self.bot_delay / 4 if routine else self.bot_delay
 
     def start(self) -> None:
         """Call once the event loop runs: lets the bots act if they are first."""

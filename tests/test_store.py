@@ -445,3 +445,32 @@ def test_signal_handler_calls_the_apps_exit(tmp_path: Path) -> None:
         restore()
         store.close()
     assert signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL
+
+
+def test_bots_pause_less_for_routine_steps_than_for_play() -> None:
+    """Hero building and passing go by at a quarter of the delay; turns play at the full delay."""
+    store = LocalStore.new(engine(), SOLO, 9, bot_delay=1.0)
+    pick = random.Random(1)
+    pauses: dict[str, float] = {}
+    for _ in range(5000):
+        if store.state.stage == "over" or len(pauses) == 3:
+            break
+        who = store.bot_to_move()
+        if who < 0:
+            human_turn(store, pick)
+            continue
+        choice = store._decide(who)
+        kind = "setup" if store.state.frames[-1].kind == "setup" else choice.action.kind
+        if kind in ("setup", "pass", "move"):
+            pauses.setdefault(kind, store._pause_before(choice))
+        store._play_bot(who, choice)
+    assert pauses == {"setup": 0.25, "pass": 0.25, "move": 1.0}
+
+
+async def test_a_bot_decides_again_when_the_game_moves_on_while_it_waits() -> None:
+    store = LocalStore.new(engine(), SOLO, 9, bot_delay=0.2)
+    await store.send(Action(0, "done"))
+    await asyncio.sleep(0.01)  # Bob has decided and waits
+    await store.undo()  # ... but Ann takes her action back
+    await asyncio.sleep(0.3)
+    assert store.engine.deciding(store.state) == 0 and store.actions == []
