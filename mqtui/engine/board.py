@@ -6,7 +6,19 @@ from mqtui.engine import rng
 from mqtui.engine.actions import Event
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import COLOURS, RoomDef
-from mqtui.engine.state import DX, DY, Hero, Monster, Room, State, cell_key, edge_key
+from mqtui.engine.state import (
+    DX,
+    DY,
+    KEY_STEP,
+    Hero,
+    Monster,
+    Room,
+    State,
+    cell_key,
+    edge_key,
+    key_cell,
+    key_edge,
+)
 
 DIRS = "NESW"
 DIR_NAMES = ("north", "east", "south", "west")
@@ -91,8 +103,7 @@ def hero_room(s: State, hero: Hero) -> Room:
 
 
 def room_name(t: CardTable, s: State, x: int, y: int) -> str:
-    room = room_at(s, x, y)
-    return "unexplored space" if room is None else room_def(t, room).name
+    return _key_name(t, s, cell_key(x, y))
 
 
 def neighbours(
@@ -171,152 +182,153 @@ def spawn_monster(t: CardTable, s: State, ev: list[Event], x: int, y: int, reaso
 
 
 # -- monster movement ------------------------------------------------------------------------------
+# Monsters move many times per turn, so this part works on cell keys (see state.cell_key), not (x, y).
 
-
-def _far_end(s: State, x: int, y: int, d: int) -> tuple[int, int]:
-    """The farthest placed room from (x, y) against direction d, on the same row or column."""
-    bx, by = x, y
-    for room in s.rooms:
-        if d in (1, 3) and room.y == y:
-            if (d == 1 and room.x < bx) or (d == 3 and room.x > bx):
-                bx = room.x
-        elif d in (0, 2) and room.x == x and ((d == 2 and room.y < by) or (d == 0 and room.y > by)):
-            by = room.y
-    return bx, by
+ENTRANCE_KEY = cell_key(0, 0)
 
 
 def step_target(s: State, x: int, y: int, d: int) -> tuple[int, int] | None:
     """Where a monster going d from (x, y) arrives, or None if the connection stops it."""
-    if s.edges.get(edge_key(x, y, d)) not in MONSTER_PASSABLE:
+    key = _step(s, cell_key(x, y), d)
+    return None if key is None else key_cell(key)
+
+
+def _step(s: State, key: int, d: int) -> int | None:
+    """step_target on cell keys: into the next room, or round to the far end across unexplored space."""
+    if s.edges.get(key_edge(key, d)) not in MONSTER_PASSABLE:
         return None
-    nx, ny = x + DX[d], y + DY[d]
-    if cell_key(nx, ny) in s.grid:
-        return nx, ny
-    return _far_end(s, x, y, d)
+    nxt = key + KEY_STEP[d]
+    if nxt in s.grid:
+        return nxt
+    return _far_end(s, key, d)
 
 
-def _arrow(t: CardTable, s: State, x: int, y: int, colour: str) -> int | None:
-    i = s.grid.get(cell_key(x, y))
+def _far_end(s: State, key: int, d: int) -> int:
+    """The farthest placed room from the cell against direction d, on the same row or column."""
+    x, y = key_cell(key)
+    if d in (1, 3):
+        xs = [x, *[room.x for room in s.rooms if room.y == y]]
+        return cell_key(min(xs) if d == 1 else max(xs), y)
+    ys = [y, *[room.y for room in s.rooms if room.x == x]]
+    return cell_key(x, min(ys) if d == 2 else max(ys))
+
+
+def _arrow(t: CardTable, s: State, key: int, colour: str) -> int | None:
+    i = s.grid.get(key)
     if i is None:
         return None
     room = s.rooms[i].room
     return None if room == ENTRANCE else t.arrows[room].get(colour)
 
 
-def _is_entrance(s: State, x: int, y: int) -> bool:
-    return x == 0 and y == 0
-
-
-def _target_cell(s: State, m: Monster) -> tuple[int, int] | None:
-    """Where the monster's target hero stands (None if it is dead or not playing)."""
-    for h in s.heroes:
-        if h.colour == m.colour:
-            return None if h.dead else (h.x, h.y)
-    return None
-
-
-def _enter(s: State, m: Monster, x: int, y: int, d: int, came: tuple[int, int]) -> tuple[int, int]:
-    """Move into (x, y); a monster entering the Entrance leaves at once through the opposite side."""
-    if not _is_entrance(s, x, y):
-        return x, y
-    beyond = step_target(s, x, y, d)
-    if beyond is None or _is_entrance(s, *beyond):
+def _enter(s: State, key: int, d: int, came: int) -> int:
+    """Move into a cell; a monster entering the Entrance leaves at once through the opposite side."""
+    if key != ENTRANCE_KEY:
+        return key
+    beyond = _step(s, key, d)
+    if beyond is None or beyond == ENTRANCE_KEY:
         return came  # nowhere to go on: it turns back rather than stop in the Entrance
     return beyond
 
 
+def _key_name(t: CardTable, s: State, key: int) -> str:
+    i = s.grid.get(key)
+    return "unexplored space" if i is None else t.room(s.rooms[i].room).name
+
+
 def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
     previous = s.last_colour or colour
+    # where each colour's hero stands (None while dead): a monster stops at its target
+    goals = {h.colour: None if h.dead else cell_key(h.x, h.y) for h in s.heroes}
     for m in list(s.monsters):
         if s.combat is not None and m.id in s.combat.monsters:
             continue
-        start = (m.x, m.y)
         d = t.monster[m.card]
         if d.move == "lurking":
             continue
+        start = cell_key(m.x, m.y)
+        goal = goals.get(m.colour)
         if d.move == "weird":
-            _move_weird(t, s, m, d.weird, previous)
+            end = _move_weird(t, s, start, goal, d.weird, previous)
         else:
-            _move_along(t, s, m, d.move, colour)
-        if (m.x, m.y) != start:
+            end = _move_along(t, s, start, goal, d.move, colour)
+        if end != start:
+            m.x, m.y = key_cell(end)
             ev.append(
-                Event(
-                    "move",
-                    f"{d.name} moves from {room_name(t, s, *start)} to {room_name(t, s, m.x, m.y)}.",
-                )
+                Event("move", f"{d.name} moves from {_key_name(t, s, start)} to {_key_name(t, s, end)}.")
             )
     s.last_colour = colour
 
 
-def _move_along(t: CardTable, s: State, m: Monster, kind: str, colour: str) -> None:
-    visited = {(m.x, m.y)}
-    goal = _target_cell(s, m)
+def _move_along(t: CardTable, s: State, key: int, goal: int | None, kind: str, colour: str) -> int:
+    """Follow the arrows of ``colour`` from a cell; returns the cell where the monster stops."""
+    visited = {key}
     if kind == "contrary":
-        d = _arrow(t, s, m.x, m.y, colour)
-        if d is None or (m.x, m.y) == goal:
-            return
+        d = _arrow(t, s, key, colour)
+        if d is None or key == goal:
+            return key
         back = (d + 2) % 4
-        nxt = step_target(s, m.x, m.y, back)
+        nxt = _step(s, key, back)
         if nxt is not None and nxt not in visited:
-            m.x, m.y = _enter(s, m, *nxt, back, (m.x, m.y))
-            visited.add((m.x, m.y))
+            key = _enter(s, nxt, back, key)
+            visited.add(key)
     last_dir = -1
     stopped_by_target = False
     while True:
-        if (m.x, m.y) == goal:
+        if key == goal:
             stopped_by_target = True
             break
-        d = _arrow(t, s, m.x, m.y, colour)
+        d = _arrow(t, s, key, colour)
         if d is None:
             break
-        nxt = step_target(s, m.x, m.y, d)
+        nxt = _step(s, key, d)
         if nxt is None or nxt in visited:
             break
-        m.x, m.y = _enter(s, m, *nxt, d, (m.x, m.y))
+        key = _enter(s, nxt, d, key)
         visited.add(nxt)
-        visited.add((m.x, m.y))
+        visited.add(key)
         last_dir = d
         if kind == "slow":
-            return
+            return key
     if kind == "fast" and last_dir >= 0 and not stopped_by_target:
-        nxt = step_target(s, m.x, m.y, last_dir)
+        nxt = _step(s, key, last_dir)
         if nxt is not None:
-            m.x, m.y = _enter(s, m, *nxt, last_dir, (m.x, m.y))
+            key = _enter(s, nxt, last_dir, key)
+    return key
 
 
-def _move_weird(t: CardTable, s: State, m: Monster, rule: str, previous: str) -> None:
+def _move_weird(t: CardTable, s: State, key: int, goal: int | None, rule: str, previous: str) -> int:
     if rule == "follows_last":
-        _move_along(t, s, m, "normal", previous)
-    elif rule == "blinks":
-        choices = [r for r in s.rooms if r.room != ENTRANCE and (r.x, r.y) != (m.x, m.y)]
+        return _move_along(t, s, key, goal, "normal", previous)
+    if rule == "blinks":
+        choices = [r for r in s.rooms if r.room != ENTRANCE and cell_key(r.x, r.y) != key]
         if choices:
             room = choices[rng.below(s, len(choices))]
-            m.x, m.y = room.x, room.y
-    elif rule == "hunts":
-        target = next(h for h in s.heroes if h.colour == m.colour)
-        if target.dead or (target.x, target.y) == (m.x, m.y):
-            return
-        first = _first_step(s, (m.x, m.y), (target.x, target.y))
+            return cell_key(room.x, room.y)
+    elif rule == "hunts" and goal is not None and goal != key:
+        first = _first_step(s, key, goal)
         if first is not None:
-            d, nx, ny = first
-            m.x, m.y = _enter(s, m, nx, ny, d, (m.x, m.y))
+            d, nxt = first
+            return _enter(s, nxt, d, key)
+    return key
 
 
-def _first_step(s: State, start: tuple[int, int], goal: tuple[int, int]) -> tuple[int, int, int] | None:
-    """The first step of a shortest path for monsters (passages and doors), by breadth-first search."""
+def _first_step(s: State, start: int, goal: int) -> tuple[int, int] | None:
+    """The first step (side, cell) of a shortest path for monsters (passages and doors), breadth first."""
     frontier = [start]
-    first: dict[tuple[int, int], tuple[int, int, int]] = {}
+    first: dict[int, tuple[int, int]] = {}
     seen = {start}
     while frontier:
         nxt_frontier = []
-        for cell in frontier:
-            for d, nx, ny in neighbours(s, *cell, MONSTER_PASSABLE):
-                if (nx, ny) in seen:
+        for key in frontier:
+            for d in range(4):
+                nxt = key + KEY_STEP[d]
+                if nxt in seen or nxt not in s.grid or s.edges.get(key_edge(key, d)) not in MONSTER_PASSABLE:
                     continue
-                seen.add((nx, ny))
-                first[(nx, ny)] = first.get(cell, (d, nx, ny))
-                if (nx, ny) == goal:
-                    return first[(nx, ny)]
-                nxt_frontier.append((nx, ny))
+                seen.add(nxt)
+                first[nxt] = first.get(key, (d, nxt))
+                if nxt == goal:
+                    return first[nxt]
+                nxt_frontier.append(nxt)
         frontier = nxt_frontier
     return None
