@@ -11,13 +11,12 @@ from mqtui.engine.board import (
     MONSTER_PASSABLE,
     adjacent,
     hero_room,
-    monsters_at,
     neighbours,
     room_def,
 )
 from mqtui.engine.cards import DXM, CardTable
 from mqtui.engine.combat import fight_monsters, flee_options, ignores, room_rules
-from mqtui.engine.defs import Deal
+from mqtui.engine.defs import Deal, DxmDef
 from mqtui.engine.heroes import (
     HAND_LIMIT,
     MAX_LEVEL,
@@ -34,6 +33,7 @@ from mqtui.engine.state import (
     FLEE,
     HIDDEN,
     INVITE,
+    KEY_STEP,
     LOSE_ITEM,
     REWARD,
     SETUP,
@@ -44,6 +44,7 @@ from mqtui.engine.state import (
     State,
     cell_key,
     edge_key,
+    key_edge,
 )
 
 LEVEL_PRICE = 1000
@@ -162,18 +163,19 @@ def leave_cost(t: CardTable, s: State, hero: Hero) -> int:
 def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
     seat = hero.seat
     out = [Action(seat, "end")]
-    room = hero_room(s, hero)
-    rdef = room_def(t, room)
+    key = cell_key(hero.x, hero.y)
+    room = s.rooms[s.grid[key]]
+    rdef = t.room(room.room)
     if not hero.explored:
         # move_cost, unrolled over the four sides: this is the hottest loop of random play
-        leave = sum(r.amount for r in rdef.rules if r.kind == "leave_cost")
+        leave = sum(r.amount for r in rdef.rules if r.kind == "leave_cost") if rdef.rules else 0
         costs = t.content.tables.move_cost
         spend_all = not hero.moved and hero.moves > 0
         for d in range(4):
-            base = costs.get(s.edges.get(edge_key(hero.x, hero.y, d), "wall"))
+            base = costs.get(s.edges.get(key_edge(key, d), "wall"))
             if base is None or (base + leave > hero.moves and not spend_all):
                 continue
-            if s.tiles or cell_key(hero.x + DX[d], hero.y + DY[d]) in s.grid:
+            if s.tiles or key + KEY_STEP[d] in s.grid:
                 out.append(Action(seat, "move", d))
     if hero.moves >= 1:
         _deals(t, hero, rdef.deal, out)
@@ -183,22 +185,24 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
     _identity_cards(t, hero, out)
     _items(t, hero, out)
     others = [h for h in s.heroes if h.seat != seat and not h.dead]
-    here = [h for h in others if (h.x, h.y) == (hero.x, hero.y)]
+    here = [h for h in others if h.x == hero.x and h.y == hero.y]
     for uid in hero.hand:
         out.append(Action(seat, "discard", uid))
-        if t.deck_of[uid] == DXM:
-            _dxm_card(t, s, hero, uid, others, out)
+        card = t.dxm.get(uid)
+        if card is not None:
+            _dxm_card(t, s, hero, uid, card, others, out)
         else:
             _treasure_card(t, hero, uid, out)
             out.extend(Action(seat, "give", uid, h.seat) for h in here)
-    for uid in carried(hero):
-        out.extend(Action(seat, "give", uid, h.seat) for h in here)
+    if here:
+        for uid in carried(hero):
+            out.extend(Action(seat, "give", uid, h.seat) for h in here)
     for uid in hero.belt:
         _treasure_card(t, hero, uid, out)
     if hero.gold >= LEVEL_PRICE and hero.level < MAX_LEVEL - 1:
         out.append(Action(seat, "buylevel"))
-    for m in monsters_at(s, hero.x, hero.y):
-        if ignores(t, m, hero):
+    for m in s.monsters:  # monsters_at, without the list
+        if m.x == hero.x and m.y == hero.y and ignores(t, m, hero):
             out.append(Action(seat, "challenge", m.id))
     return out
 
@@ -227,9 +231,10 @@ def _deals(t: CardTable, hero: Hero, deal: Deal | None, out: list[Action]) -> No
         out.extend(Action(seat, "deal", uid) for uid in hero.hand)
 
 
-def _dxm_card(t: CardTable, s: State, hero: Hero, uid: int, others: list[Hero], out: list[Action]) -> None:
+def _dxm_card(
+    t: CardTable, s: State, hero: Hero, uid: int, d: DxmDef, others: list[Hero], out: list[Action]
+) -> None:
     seat = hero.seat
-    d = t.dxm[uid]
     k = d.kind
     if k == "level":
         if hero.level < MAX_LEVEL - 1:
