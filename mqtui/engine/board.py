@@ -123,9 +123,14 @@ def neighbours(
 
 def adjacent(s: State, x1: int, y1: int, x2: int, y2: int) -> bool:
     """Same room, or a neighbouring room through a connection that is not a wall."""
-    if (x1, y1) == (x2, y2):
+    if x1 == x2 and y1 == y2:
         return True
-    return any((nx, ny) == (x2, y2) for _, nx, ny in neighbours(s, x1, y1))
+    key, other = cell_key(x1, y1), cell_key(x2, y2)
+    for d in range(4):
+        if key + KEY_STEP[d] == other:
+            kind = s.edges.get(key_edge(key, d))
+            return kind is not None and kind != "wall" and other in s.grid
+    return False
 
 
 def monsters_at(s: State, x: int, y: int) -> list[Monster]:
