@@ -92,6 +92,8 @@ def set_level(
 
 
 def usable(t: CardTable, hero: Hero, item: TreasureDef) -> bool:
+    if not item.only and not item.forbid:
+        return True  # most items: anyone may use them
     ids = traits(t, hero).ids
     if item.only and ids.isdisjoint(item.only):
         return False

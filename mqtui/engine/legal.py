@@ -11,6 +11,7 @@ from mqtui.engine.board import (
     MONSTER_PASSABLE,
     adjacent,
     hero_room,
+    monsters_at,
     neighbours,
     room_def,
 )
@@ -179,7 +180,8 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
                 out.append(Action(seat, "move", d))
     if hero.moves >= 1:
         _deals(t, hero, rdef.deal, out)
-        out.extend(Action(seat, "pickup", i) for i in range(len(room.piles)))
+        if room.piles:
+            out.extend(Action(seat, "pickup", i) for i in range(len(room.piles)))
         if room.room != ENTRANCE and room.searched < 2:
             out.append(Action(seat, "search"))
     _identity_cards(t, hero, out)
@@ -193,7 +195,8 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
             _dxm_card(t, s, hero, uid, card, others, out)
         else:
             _treasure_card(t, hero, uid, out)
-            out.extend(Action(seat, "give", uid, h.seat) for h in here)
+            if here:
+                out.extend(Action(seat, "give", uid, h.seat) for h in here)
     if here:
         for uid in carried(hero):
             out.extend(Action(seat, "give", uid, h.seat) for h in here)
@@ -201,8 +204,8 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
         _treasure_card(t, hero, uid, out)
     if hero.gold >= LEVEL_PRICE and hero.level < MAX_LEVEL - 1:
         out.append(Action(seat, "buylevel"))
-    for m in s.monsters:  # monsters_at, without the list
-        if m.x == hero.x and m.y == hero.y and ignores(t, m, hero):
+    for m in monsters_at(s, hero.x, hero.y):
+        if ignores(t, m, hero):
             out.append(Action(seat, "challenge", m.id))
     return out
 
