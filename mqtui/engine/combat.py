@@ -130,9 +130,11 @@ def die_total(c: Combat, side: int) -> int:
 
 
 def totals(t: CardTable, s: State, c: Combat) -> tuple[int, int]:
-    hero = sum(v for _, v in hero_terms(t, s, c)) + die_total(c, 0)
-    monster = sum(v for _, v in monster_terms(t, s, c)) + die_total(c, 1)
-    return hero, monster
+    return _totals(c, hero_terms(t, s, c), monster_terms(t, s, c))
+
+
+def _totals(c: Combat, h_terms: list[Term], m_terms: list[Term]) -> tuple[int, int]:
+    return sum(v for _, v in h_terms) + die_total(c, 0), sum(v for _, v in m_terms) + die_total(c, 1)
 
 
 def _sum_text(terms: list[Term], die: int, total: int) -> str:
@@ -147,9 +149,8 @@ def roll_dice(t: CardTable, s: State, ev: list[Event]) -> None:
     n = max([1, *(r.amount for r in room_rules(t, s, c) if r.kind == "monster_dice")])
     c.hero_die = rng.roll(s, 6)
     c.monster_dice = [rng.roll(s, 6) for _ in range(n)]
-    roller = next(
-        (h.name for h in s.heroes for m in fight_monsters(s, c) if h.colour == m.colour), "the dungeon"
-    )
+    monsters = fight_monsters(s, c)
+    roller = next((h.name for h in s.heroes for m in monsters if h.colour == m.colour), "the dungeon")
     dice = "+".join(map(str, c.monster_dice))
     ev.append(
         Event(
@@ -165,7 +166,7 @@ def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
     assert c is not None
     side = fighters(s, c)
     h_terms, m_terms = hero_terms(t, s, c), monster_terms(t, s, c)
-    h_total, m_total = totals(t, s, c)
+    h_total, m_total = _totals(c, h_terms, m_terms)
     ties = h_total == m_total and any(has_power(t, h, "win_ties") for h in side)
     won = h_total > m_total or ties
     names = " and ".join(h.name for h in side)
