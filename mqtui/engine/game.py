@@ -96,7 +96,7 @@ class Engine:
         # the last answer of ``legal``: the state object itself (not its id, which Python reuses once
         # a state is freed), its state number and the seat
         self._legal_state: State | None = None
-        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal_n = self._legal_seat = -1
         self._legal: list[Action] = []
 
     # -- setting up ---------------------------------------------------------------------------------
@@ -148,11 +148,10 @@ class Engine:
         The answer is cached per state object and state number: change a state only through ``apply``
         (or call :meth:`forget` after changing it by hand).
         """
-        key = (s.n, seat)
-        if s is not self._legal_state or key != self._legal_key:
+        if s is not self._legal_state or s.n != self._legal_n or seat != self._legal_seat:
             self._legal = legal_actions(self.cards, s, seat)
             self._legal_state = s
-            self._legal_key = key
+            self._legal_n, self._legal_seat = s.n, seat
         return self._legal
 
     def forget(self) -> None:
