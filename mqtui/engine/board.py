@@ -306,7 +306,8 @@ def _move_weird(t: CardTable, s: State, key: int, goal: int | None, rule: str, p
     if rule == "follows_last":
         return _move_along(t, s, key, goal, "normal", previous)
     if rule == "blinks":
-        choices = [r for r in s.rooms if r.room != ENTRANCE and cell_key(r.x, r.y) != key]
+        x, y = key_cell(key)
+        choices = [r for r in s.rooms if r.room != ENTRANCE and (r.x != x or r.y != y)]
         if choices:
             room = choices[rng.below(s, len(choices))]
             return cell_key(room.x, room.y)

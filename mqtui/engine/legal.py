@@ -288,7 +288,7 @@ def _window(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
             if t.deck_of[uid] == DXM and t.dxm[uid].kind == "dice":
                 out.extend(Action(seat, "dice", uid, side) for side in (0, 1))
         return out
-    monsters = fight_monsters(s, c)
+    # (the fight's monsters are looked up only where needed: most heroes here hold no enhancer)
     for uid in hero.hand:
         if t.deck_of[uid] != DXM:
             continue
@@ -296,20 +296,23 @@ def _window(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
         if k == "enhancer":
             if c.boss:
                 out.append(Action(seat, "enhance", uid, 0))
-            out.extend(Action(seat, "enhance", uid, m.id) for m in monsters)
+            out.extend(Action(seat, "enhance", uid, m.id) for m in fight_monsters(s, c))
         elif k == "wandering" and not c.boss:
             out.append(Action(seat, "wander", uid))
     if not hero.dead:
-        in_room = (hero.x, hero.y) == (c.x, c.y)
-        near = in_room or adjacent(s, hero.x, hero.y, c.x, c.y)
+        in_room = hero.x == c.x and hero.y == c.y
         for uid in [*hero.hand, *hero.belt]:
             if t.deck_of[uid] == DXM:
                 continue
             item = t.treasure[uid]
-            if item.kind == "oneshot" and item.use == "bonus" and (in_room or (item.thrown and near)):
+            if (
+                item.kind == "oneshot"
+                and item.use == "bonus"
+                and (in_room or (item.thrown and adjacent(s, hero.x, hero.y, c.x, c.y)))
+            ):
                 out.extend(Action(seat, "use", uid, side) for side in (0, 1))
     if seat == c.active and c.helper < 0 and not any(r.kind == "no_help" for r in room_rules(t, s, c)):
-        treasures = min(MAX_TERMS_TREASURES, sum(t.monster[m.card].treasures for m in monsters))
+        treasures = min(MAX_TERMS_TREASURES, sum(t.monster[m.card].treasures for m in fight_monsters(s, c)))
         for other in s.heroes:
             if other.seat == seat or other.dead or other.seat in c.invited:
                 continue
