@@ -245,8 +245,9 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
     previous = s.last_colour or colour
     # where each colour's hero stands (None while dead): a monster stops at its target
     goals = {h.colour: None if h.dead else cell_key(h.x, h.y) for h in s.heroes}
+    fighting = s.combat.monsters if s.combat is not None else []
     for m in list(s.monsters):
-        if s.combat is not None and m.id in s.combat.monsters:
+        if m.id in fighting:
             continue
         d = t.monster[m.card]
         if d.move == "lurking":

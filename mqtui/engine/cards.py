@@ -18,6 +18,7 @@ class Traits(NamedTuple):
     ids: frozenset[str]  # race and class ids ("human" without a race card)
     powers: tuple[Power, ...]
     totals: dict[str, int]  # power kind -> summed amount, for every kind among the powers
+    text: str  # in words (heroes.describe)
 
 
 @dataclass

@@ -34,7 +34,9 @@ def traits(t: CardTable, hero: Hero) -> Traits:
         totals: dict[str, int] = {}
         for p in powers:
             totals[p.kind] = totals.get(p.kind, 0) + p.amount
-        found = Traits(ids, powers, totals)
+        races = "/".join(t.content.races[r].name for r in race_ids(t, hero)) or "Human"
+        classes = "/".join(t.content.classes[c].name for c in class_ids(t, hero)) or "no class"
+        found = Traits(ids, powers, totals, f"{races} {classes}")
         t.traits_cache[key] = found
     return found
 
@@ -45,9 +47,8 @@ def identity(t: CardTable, hero: Hero) -> frozenset[str]:
 
 
 def describe(t: CardTable, hero: Hero) -> str:
-    races = "/".join(t.content.races[r].name for r in race_ids(t, hero)) or "Human"
-    classes = "/".join(t.content.classes[c].name for c in class_ids(t, hero)) or "no class"
-    return f"{races} {classes}"
+    """The hero's races and classes in words, e.g. "Elf/Dwarf Wizard" or "Human no class"."""
+    return traits(t, hero).text
 
 
 def powers(t: CardTable, hero: Hero) -> tuple[Power, ...]:

@@ -92,9 +92,9 @@ def _identity_cards(t: CardTable, hero: Hero, out: list[Action]) -> None:
     """Race, class, half-breed and super-munchkin cards in hand that may be played now."""
     seat = hero.seat
     for uid in hero.hand:
-        if t.deck_of[uid] != DXM:
+        d = t.dxm.get(uid)
+        if d is None:
             continue
-        d = t.dxm[uid]
         k = d.kind
         if (
             (k == "race" and all(t.dxm[r].race != d.race for r in hero.races))
