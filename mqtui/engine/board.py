@@ -246,6 +246,9 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
     # where each colour's hero stands (None while dead): a monster stops at its target
     goals = {h.colour: None if h.dead else cell_key(h.x, h.y) for h in s.heroes}
     fighting = s.combat.monsters if s.combat is not None else []
+    # Nothing on the board changes during the phase, so monsters that start in the same cell, move
+    # alike and hunt the same hero take the same route: each route is worked out once.
+    routes: dict[tuple[int, int | None, str, str], int] = {}
     for m in list(s.monsters):
         if m.id in fighting:
             continue
@@ -253,11 +256,19 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
         if d.move == "lurking":
             continue
         start = cell_key(m.x, m.y)
-        goal = goals.get(m.colour)
-        if d.move == "weird":
-            end = _move_weird(t, s, start, goal, d.weird, previous)
+        if d.move == "weird" and d.weird == "blinks":
+            end = _blink(s, start)  # random: never shared
         else:
-            end = _move_along(t, s, start, goal, d.move, colour)
+            goal = goals.get(m.colour)
+            route = (start, goal, d.move, d.weird)
+            found = routes.get(route)
+            if found is None:
+                if d.move == "weird":
+                    found = _move_weird(t, s, start, goal, d.weird, previous)
+                else:
+                    found = _move_along(t, s, start, goal, d.move, colour)
+                routes[route] = found
+            end = found
         if end != start:
             m.x, m.y = key_cell(end)
             ev.append(
@@ -303,16 +314,21 @@ def _move_along(t: CardTable, s: State, key: int, goal: int | None, kind: str, c
     return key
 
 
+def _blink(s: State, key: int) -> int:
+    """A blinking monster jumps to a random other room (never the Entrance)."""
+    x, y = key_cell(key)
+    choices = [r for r in s.rooms if r.room != ENTRANCE and (r.x != x or r.y != y)]
+    if not choices:
+        return key
+    room = choices[rng.below(s, len(choices))]
+    return cell_key(room.x, room.y)
+
+
 def _move_weird(t: CardTable, s: State, key: int, goal: int | None, rule: str, previous: str) -> int:
+    """The weird movers but blinking: following the last colour, hunting their target."""
     if rule == "follows_last":
         return _move_along(t, s, key, goal, "normal", previous)
-    if rule == "blinks":
-        x, y = key_cell(key)
-        choices = [r for r in s.rooms if r.room != ENTRANCE and (r.x != x or r.y != y)]
-        if choices:
-            room = choices[rng.below(s, len(choices))]
-            return cell_key(room.x, room.y)
-    elif rule == "hunts" and goal is not None and goal != key:
+    if rule == "hunts" and goal is not None and goal != key:
         first = _first_step(s, key, goal)
         if first is not None:
             d, nxt = first
