@@ -338,20 +338,19 @@ def _move_weird(t: CardTable, s: State, key: int, goal: int | None, rule: str, p
 
 def _first_step(s: State, start: int, goal: int) -> tuple[int, int] | None:
     """The first step (side, cell) of a shortest path for monsters (passages and doors), breadth first."""
-    frontier = [start]
-    first: dict[int, tuple[int, int]] = {}
+    frontier: list[tuple[int, tuple[int, int] | None]] = [(start, None)]  # cell, first step to it
     seen = {start}
     while frontier:
-        nxt_frontier = []
-        for key in frontier:
+        nxt_frontier: list[tuple[int, tuple[int, int] | None]] = []
+        for key, first in frontier:
             for d in range(4):
                 nxt = key + KEY_STEP[d]
                 if nxt in seen or nxt not in s.grid or s.edges.get(key_edge(key, d)) not in MONSTER_PASSABLE:
                     continue
                 seen.add(nxt)
-                first[nxt] = first.get(key, (d, nxt))
+                step = first or (d, nxt)
                 if nxt == goal:
-                    return first[nxt]
-                nxt_frontier.append(nxt)
+                    return step
+                nxt_frontier.append((nxt, step))
         frontier = nxt_frontier
     return None
