@@ -107,11 +107,14 @@ def carried(hero: Hero) -> list[int]:
 
 
 def hands_used(t: CardTable, hero: Hero) -> int:
-    return sum(
-        2 if t.treasure[u].slot == "two_hands" else 1
-        for u in hero.equipped
-        if t.treasure[u].slot in ("hand", "two_hands")
-    )
+    hands = 0
+    for u in hero.equipped:
+        slot = t.treasure[u].slot
+        if slot == "hand":
+            hands += 1
+        elif slot == "two_hands":
+            hands += 2
+    return hands
 
 
 def big_count(t: CardTable, hero: Hero) -> int:
@@ -119,7 +122,7 @@ def big_count(t: CardTable, hero: Hero) -> int:
 
 
 def backpack_size(t: CardTable, hero: Hero) -> int:
-    return BASE_BACKPACK + power_total(t, hero, "backpack")
+    return BASE_BACKPACK + traits(t, hero).totals.get("backpack", 0)
 
 
 def can_equip(t: CardTable, hero: Hero, uid: int) -> str | None:
