@@ -179,20 +179,20 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
             if s.tiles or key + KEY_STEP[d] in s.grid:
                 out.append(Action(seat, "move", d))
     if hero.moves >= 1:
-        _deals(t, hero, rdef.deal, out)
+        if rdef.deal is not None:
+            _deals(t, hero, rdef.deal, out)
         if room.piles:
             out.extend(Action(seat, "pickup", i) for i in range(len(room.piles)))
         if room.room != ENTRANCE and room.searched < 2:
             out.append(Action(seat, "search"))
     _identity_cards(t, hero, out)
     _items(t, hero, out)
-    others = [h for h in s.heroes if h.seat != seat and not h.dead]
-    here = [h for h in others if h.x == hero.x and h.y == hero.y]
+    here = [h for h in s.heroes if h.seat != seat and not h.dead and h.x == hero.x and h.y == hero.y]
     for uid in hero.hand:
         out.append(Action(seat, "discard", uid))
         card = t.dxm.get(uid)
         if card is not None:
-            _dxm_card(t, s, hero, uid, card, others, out)
+            _dxm_card(t, s, hero, uid, card, out)
         else:
             _treasure_card(t, hero, uid, out)
             if here:
@@ -210,9 +210,7 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
     return out
 
 
-def _deals(t: CardTable, hero: Hero, deal: Deal | None, out: list[Action]) -> None:
-    if deal is None:
-        return
+def _deals(t: CardTable, hero: Hero, deal: Deal, out: list[Action]) -> None:
     seat = hero.seat
     k = deal.kind
     if (
@@ -234,9 +232,7 @@ def _deals(t: CardTable, hero: Hero, deal: Deal | None, out: list[Action]) -> No
         out.extend(Action(seat, "deal", uid) for uid in hero.hand)
 
 
-def _dxm_card(
-    t: CardTable, s: State, hero: Hero, uid: int, d: DxmDef, others: list[Hero], out: list[Action]
-) -> None:
+def _dxm_card(t: CardTable, s: State, hero: Hero, uid: int, d: DxmDef, out: list[Action]) -> None:
     seat = hero.seat
     k = d.kind
     if k == "level":
@@ -245,7 +241,7 @@ def _dxm_card(
     elif k == "moves":
         out.append(Action(seat, "play", uid))
     elif k == "curse":
-        out.extend(Action(seat, "curse", uid, h.seat) for h in others)
+        out.extend(Action(seat, "curse", uid, h.seat) for h in s.heroes if h.seat != seat and not h.dead)
     elif k == "dungeon":
         if d.action == "wall_to_door":
             for side in range(4):
