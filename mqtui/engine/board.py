@@ -325,7 +325,7 @@ def _blink(s: State, key: int) -> int:
 
 
 def _move_weird(t: CardTable, s: State, key: int, goal: int | None, rule: str, previous: str) -> int:
-    """The weird movers but blinking: following the last colour, hunting their target."""
+    """Weird movers other than blinkers: they follow the last colour, or hunt their target."""
     if rule == "follows_last":
         return _move_along(t, s, key, goal, "normal", previous)
     if rule == "hunts" and goal is not None and goal != key:
