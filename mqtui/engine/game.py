@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import msgspec
 
 from mqtui.engine import rng
-from mqtui.engine.actions import DIR_LETTERS, Action, Event, IllegalAction
+from mqtui.engine.actions import DIR_LETTERS, SPECS, Action, Event, IllegalAction
 from mqtui.engine.board import (
     DIR_NAMES,
     draw,
@@ -81,6 +81,7 @@ from mqtui.engine.state import (
 START_CARDS = 3
 START_MOVES = 3
 DEATH_CARDS = 2
+HANDLERS = {kind: "_do_" + kind for kind in SPECS}  # action kind -> the Engine method that applies it
 
 
 def copy_state(s: State) -> State:
@@ -255,7 +256,7 @@ class Engine:
         if action not in self.legal(s, action.seat):
             raise IllegalAction(self.explain(s, action))
         ev: list[Event] = []
-        getattr(self, "_do_" + action.kind)(s, action, ev)
+        getattr(self, HANDLERS[action.kind])(s, action, ev)
         s.n += 1
         s.actions += 1
         self._advance(s, ev)
