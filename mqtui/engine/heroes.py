@@ -139,8 +139,10 @@ def can_equip(t: CardTable, hero: Hero, uid: int) -> str | None:
         need = 2 if slot == "two_hands" else 1
         if hands_used(t, hero) + need > 2:
             return "your hands are full"
-    elif slot != "trinket" and any(t.treasure[u].slot == slot for u in hero.equipped):
-        return f"you already wear {slot}"
+    elif slot != "trinket":
+        for u in hero.equipped:
+            if t.treasure[u].slot == slot:
+                return f"you already wear {slot}"
     return None
 
 
