@@ -190,6 +190,8 @@ def spawn_monster(t: CardTable, s: State, ev: list[Event], x: int, y: int, reaso
 # Monsters move many times per turn, so this part works on cell keys (see state.cell_key), not (x, y).
 
 ENTRANCE_KEY = cell_key(0, 0)
+# (cell, colour) -> (side, next cell, cell entered) of arrow steps already worked out this phase
+Steps = dict[tuple[int, str], tuple[int, int, int]]
 
 
 def step_target(s: State, x: int, y: int, d: int) -> tuple[int, int] | None:
@@ -247,8 +249,10 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
     goals = {h.colour: None if h.dead else cell_key(h.x, h.y) for h in s.heroes}
     fighting = s.combat.monsters if s.combat is not None else []
     # Nothing on the board changes during the phase, so monsters that start in the same cell, move
-    # alike and hunt the same hero take the same route: each route is worked out once.
+    # alike and hunt the same hero take the same route: each route is worked out once, and so is
+    # each step along an arrow (routes from different cells often merge).
     routes: dict[tuple[int, int | None, str, str], int] = {}
+    steps: Steps = {}
     for m in list(s.monsters):
         if m.id in fighting:
             continue
@@ -264,9 +268,9 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
             found = routes.get(route)
             if found is None:
                 if d.move == "weird":
-                    found = _move_weird(t, s, start, goal, d.weird, previous)
+                    found = _move_weird(t, s, start, goal, d.weird, previous, steps)
                 else:
-                    found = _move_along(t, s, start, goal, d.move, colour)
+                    found = _move_along(t, s, start, goal, d.move, colour, steps)
                 routes[route] = found
             end = found
         if end != start:
@@ -277,7 +281,30 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
     s.last_colour = colour
 
 
-def _move_along(t: CardTable, s: State, key: int, goal: int | None, kind: str, colour: str) -> int:
+def _arrow_step(t: CardTable, s: State, key: int, colour: str, steps: Steps) -> tuple[int, int, int]:
+    """Following the arrow of ``colour`` out of a cell: (side, next cell, cell entered), with side -1
+    where there is no arrow and next cell -1 where the connection stops the monster; kept in ``steps``."""
+    found = steps.get((key, colour))
+    if found is None:
+        d = _arrow(t, s, key, colour)
+        if d is None:
+            found = (-1, -1, key)
+        else:
+            nxt = _step(s, key, d)
+            found = (d, -1, key) if nxt is None else (d, nxt, _enter(s, nxt, d, key))
+        steps[(key, colour)] = found
+    return found
+
+
+def _move_along(
+    t: CardTable,
+    s: State,
+    key: int,
+    goal: int | None,
+    kind: str,
+    colour: str,
+    steps: Steps,
+) -> int:
     """Follow the arrows of ``colour`` from a cell; returns the cell where the monster stops."""
     visited = {key}
     if kind == "contrary":
@@ -295,13 +322,10 @@ def _move_along(t: CardTable, s: State, key: int, goal: int | None, kind: str, c
         if key == goal:
             stopped_by_target = True
             break
-        d = _arrow(t, s, key, colour)
-        if d is None:
+        d, nxt, entered = _arrow_step(t, s, key, colour, steps)
+        if d < 0 or nxt < 0 or nxt in visited:
             break
-        nxt = _step(s, key, d)
-        if nxt is None or nxt in visited:
-            break
-        key = _enter(s, nxt, d, key)
+        key = entered
         visited.add(nxt)
         visited.add(key)
         last_dir = d
@@ -324,10 +348,18 @@ def _blink(s: State, key: int) -> int:
     return cell_key(room.x, room.y)
 
 
-def _move_weird(t: CardTable, s: State, key: int, goal: int | None, rule: str, previous: str) -> int:
+def _move_weird(
+    t: CardTable,
+    s: State,
+    key: int,
+    goal: int | None,
+    rule: str,
+    previous: str,
+    steps: Steps,
+) -> int:
     """Weird movers other than blinkers: they follow the last colour, or hunt their target."""
     if rule == "follows_last":
-        return _move_along(t, s, key, goal, "normal", previous)
+        return _move_along(t, s, key, goal, "normal", previous, steps)
     if rule == "hunts" and goal is not None and goal != key:
         first = _first_step(s, key, goal)
         if first is not None:
