@@ -84,6 +84,13 @@ def test_apply_of_an_action_not_in_legal_raises_illegal_action(seed, steps, data
         assert encode(s) == before  # a refused action changes nothing
 
 
+def test_junk_sides_and_directions_still_have_a_text():
+    """A refused action is named in its explanation, whatever its numbers."""
+    assert str(Action(0, "dice", -1, 2)) == "0 dice #-1 2"
+    assert str(Action(1, "wall", 5, 6)) == "1 wall #5 6"
+    assert str(Action(1, "use", 5, -1)) == "1 use #5 -1"
+
+
 def test_stale_actions_are_refused():
     e = engine()
     s, _ = e.new_game(PLAYERS[:2], seed=1)

@@ -90,9 +90,10 @@ def _fmt(kind: str, value: int) -> str:
         return f"@{value}"
     if kind == "mon":
         return f"m{value}"
-    if kind == "dir":
+    # a side or direction out of range (only in a refused action) is shown as its number
+    if kind == "dir" and 0 <= value < len(DIR_LETTERS):
         return DIR_LETTERS[value]
-    if kind == "side":
+    if kind == "side" and 0 <= value < len(SIDES):
         return SIDES[value]
     if kind == "terms":
         return f"t{value % 10}" + ("!" if value >= 10 else "")

@@ -6,7 +6,19 @@ from mqtui.engine import rng
 from mqtui.engine.actions import Event
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import COLOURS, RoomDef
-from mqtui.engine.state import DX, DY, Hero, Monster, Room, State, cell_key, edge_key
+from mqtui.engine.state import (
+    DX,
+    DY,
+    KEY_STEP,
+    Hero,
+    Monster,
+    Room,
+    State,
+    cell_key,
+    edge_key,
+    key_cell,
+    key_edge,
+)
 
 DIRS = "NESW"
 DIR_NAMES = ("north", "east", "south", "west")
@@ -91,8 +103,7 @@ def hero_room(s: State, hero: Hero) -> Room:
 
 
 def room_name(t: CardTable, s: State, x: int, y: int) -> str:
-    room = room_at(s, x, y)
-    return "unexplored space" if room is None else room_def(t, room).name
+    return _key_name(t, s, cell_key(x, y))
 
 
 def neighbours(
@@ -112,9 +123,14 @@ def neighbours(
 
 def adjacent(s: State, x1: int, y1: int, x2: int, y2: int) -> bool:
     """Same room, or a neighbouring room through a connection that is not a wall."""
-    if (x1, y1) == (x2, y2):
+    if x1 == x2 and y1 == y2:
         return True
-    return any((nx, ny) == (x2, y2) for _, nx, ny in neighbours(s, x1, y1))
+    key, other = cell_key(x1, y1), cell_key(x2, y2)
+    for d in range(4):
+        if key + KEY_STEP[d] == other:
+            kind = s.edges.get(key_edge(key, d))
+            return kind is not None and kind != "wall" and other in s.grid
+    return False
 
 
 def monsters_at(s: State, x: int, y: int) -> list[Monster]:
@@ -171,152 +187,202 @@ def spawn_monster(t: CardTable, s: State, ev: list[Event], x: int, y: int, reaso
 
 
 # -- monster movement ------------------------------------------------------------------------------
+# Monsters move many times per turn, so this part works on cell keys (see state.cell_key), not (x, y).
 
-
-def _far_end(s: State, x: int, y: int, d: int) -> tuple[int, int]:
-    """The farthest placed room from (x, y) against direction d, on the same row or column."""
-    bx, by = x, y
-    for room in s.rooms:
-        if d in (1, 3) and room.y == y:
-            if (d == 1 and room.x < bx) or (d == 3 and room.x > bx):
-                bx = room.x
-        elif d in (0, 2) and room.x == x and ((d == 2 and room.y < by) or (d == 0 and room.y > by)):
-            by = room.y
-    return bx, by
+ENTRANCE_KEY = cell_key(0, 0)
+# (cell, colour) -> (side, next cell, cell entered) of arrow steps already worked out this phase
+Steps = dict[tuple[int, str], tuple[int, int, int]]
 
 
 def step_target(s: State, x: int, y: int, d: int) -> tuple[int, int] | None:
     """Where a monster going d from (x, y) arrives, or None if the connection stops it."""
-    if s.edges.get(edge_key(x, y, d)) not in MONSTER_PASSABLE:
+    key = _step(s, cell_key(x, y), d)
+    return None if key is None else key_cell(key)
+
+
+def _step(s: State, key: int, d: int) -> int | None:
+    """step_target on cell keys: into the next room, or round to the far end across unexplored space."""
+    if s.edges.get(key_edge(key, d)) not in MONSTER_PASSABLE:
         return None
-    nx, ny = x + DX[d], y + DY[d]
-    if cell_key(nx, ny) in s.grid:
-        return nx, ny
-    return _far_end(s, x, y, d)
+    nxt = key + KEY_STEP[d]
+    if nxt in s.grid:
+        return nxt
+    return _far_end(s, key, d)
 
 
-def _arrow(t: CardTable, s: State, x: int, y: int, colour: str) -> int | None:
-    i = s.grid.get(cell_key(x, y))
+def _far_end(s: State, key: int, d: int) -> int:
+    """The farthest placed room from the cell against direction d, on the same row or column."""
+    x, y = key_cell(key)
+    if d in (1, 3):
+        xs = [x, *[room.x for room in s.rooms if room.y == y]]
+        return cell_key(min(xs) if d == 1 else max(xs), y)
+    ys = [y, *[room.y for room in s.rooms if room.x == x]]
+    return cell_key(x, min(ys) if d == 2 else max(ys))
+
+
+def _arrow(t: CardTable, s: State, key: int, colour: str) -> int | None:
+    i = s.grid.get(key)
     if i is None:
         return None
     room = s.rooms[i].room
     return None if room == ENTRANCE else t.arrows[room].get(colour)
 
 
-def _is_entrance(s: State, x: int, y: int) -> bool:
-    return x == 0 and y == 0
-
-
-def _target_cell(s: State, m: Monster) -> tuple[int, int] | None:
-    """Where the monster's target hero stands (None if it is dead or not playing)."""
-    for h in s.heroes:
-        if h.colour == m.colour:
-            return None if h.dead else (h.x, h.y)
-    return None
-
-
-def _enter(s: State, m: Monster, x: int, y: int, d: int, came: tuple[int, int]) -> tuple[int, int]:
-    """Move into (x, y); a monster entering the Entrance leaves at once through the opposite side."""
-    if not _is_entrance(s, x, y):
-        return x, y
-    beyond = step_target(s, x, y, d)
-    if beyond is None or _is_entrance(s, *beyond):
+def _enter(s: State, key: int, d: int, came: int) -> int:
+    """Move into a cell; a monster entering the Entrance leaves at once through the opposite side."""
+    if key != ENTRANCE_KEY:
+        return key
+    beyond = _step(s, key, d)
+    if beyond is None or beyond == ENTRANCE_KEY:
         return came  # nowhere to go on: it turns back rather than stop in the Entrance
     return beyond
 
 
+def _key_name(t: CardTable, s: State, key: int) -> str:
+    i = s.grid.get(key)
+    return "unexplored space" if i is None else t.room(s.rooms[i].room).name
+
+
 def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
     previous = s.last_colour or colour
+    # where each colour's hero stands (None while dead): a monster stops at its target
+    goals = {h.colour: None if h.dead else cell_key(h.x, h.y) for h in s.heroes}
+    fighting = s.combat.monsters if s.combat is not None else []
+    # Nothing on the board changes during the phase, so monsters that start in the same cell, move
+    # alike and hunt the same hero take the same route: each route is worked out once, and so is
+    # each step along an arrow (routes from different cells often merge).
+    routes: dict[tuple[int, int | None, str, str], int] = {}
+    steps: Steps = {}
     for m in list(s.monsters):
-        if s.combat is not None and m.id in s.combat.monsters:
+        if m.id in fighting:
             continue
-        start = (m.x, m.y)
         d = t.monster[m.card]
         if d.move == "lurking":
             continue
-        if d.move == "weird":
-            _move_weird(t, s, m, d.weird, previous)
+        start = cell_key(m.x, m.y)
+        if d.move == "weird" and d.weird == "blinks":
+            end = _blink(s, start)  # random: never shared
         else:
-            _move_along(t, s, m, d.move, colour)
-        if (m.x, m.y) != start:
+            goal = goals.get(m.colour)
+            route = (start, goal, d.move, d.weird)
+            found = routes.get(route)
+            if found is None:
+                if d.move == "weird":
+                    found = _move_weird(t, s, start, goal, d.weird, previous, steps)
+                else:
+                    found = _move_along(t, s, start, goal, d.move, colour, steps)
+                routes[route] = found
+            end = found
+        if end != start:
+            m.x, m.y = key_cell(end)
             ev.append(
-                Event(
-                    "move",
-                    f"{d.name} moves from {room_name(t, s, *start)} to {room_name(t, s, m.x, m.y)}.",
-                )
+                Event("move", f"{d.name} moves from {_key_name(t, s, start)} to {_key_name(t, s, end)}.")
             )
     s.last_colour = colour
 
 
-def _move_along(t: CardTable, s: State, m: Monster, kind: str, colour: str) -> None:
-    visited = {(m.x, m.y)}
-    goal = _target_cell(s, m)
+def _arrow_step(t: CardTable, s: State, key: int, colour: str, steps: Steps) -> tuple[int, int, int]:
+    """Following the arrow of ``colour`` out of a cell: (side, next cell, cell entered), with side -1
+    where there is no arrow and next cell -1 where the connection stops the monster; kept in ``steps``."""
+    found = steps.get((key, colour))
+    if found is None:
+        d = _arrow(t, s, key, colour)
+        if d is None:
+            found = (-1, -1, key)
+        else:
+            nxt = _step(s, key, d)
+            found = (d, -1, key) if nxt is None else (d, nxt, _enter(s, nxt, d, key))
+        steps[(key, colour)] = found
+    return found
+
+
+def _move_along(
+    t: CardTable,
+    s: State,
+    key: int,
+    goal: int | None,
+    kind: str,
+    colour: str,
+    steps: Steps,
+) -> int:
+    """Follow the arrows of ``colour`` from a cell; returns the cell where the monster stops."""
+    visited = {key}
     if kind == "contrary":
-        d = _arrow(t, s, m.x, m.y, colour)
-        if d is None or (m.x, m.y) == goal:
-            return
+        d = _arrow(t, s, key, colour)
+        if d is None or key == goal:
+            return key
         back = (d + 2) % 4
-        nxt = step_target(s, m.x, m.y, back)
+        nxt = _step(s, key, back)
         if nxt is not None and nxt not in visited:
-            m.x, m.y = _enter(s, m, *nxt, back, (m.x, m.y))
-            visited.add((m.x, m.y))
+            key = _enter(s, nxt, back, key)
+            visited.add(key)
     last_dir = -1
     stopped_by_target = False
     while True:
-        if (m.x, m.y) == goal:
+        if key == goal:
             stopped_by_target = True
             break
-        d = _arrow(t, s, m.x, m.y, colour)
-        if d is None:
+        d, nxt, entered = _arrow_step(t, s, key, colour, steps)
+        if d < 0 or nxt < 0 or nxt in visited:
             break
-        nxt = step_target(s, m.x, m.y, d)
-        if nxt is None or nxt in visited:
-            break
-        m.x, m.y = _enter(s, m, *nxt, d, (m.x, m.y))
+        key = entered
         visited.add(nxt)
-        visited.add((m.x, m.y))
+        visited.add(key)
         last_dir = d
         if kind == "slow":
-            return
+            return key
     if kind == "fast" and last_dir >= 0 and not stopped_by_target:
-        nxt = step_target(s, m.x, m.y, last_dir)
+        nxt = _step(s, key, last_dir)
         if nxt is not None:
-            m.x, m.y = _enter(s, m, *nxt, last_dir, (m.x, m.y))
+            key = _enter(s, nxt, last_dir, key)
+    return key
 
 
-def _move_weird(t: CardTable, s: State, m: Monster, rule: str, previous: str) -> None:
+def _blink(s: State, key: int) -> int:
+    """A blinking monster jumps to a random other room (never the Entrance)."""
+    x, y = key_cell(key)
+    choices = [r for r in s.rooms if r.room != ENTRANCE and (r.x != x or r.y != y)]
+    if not choices:
+        return key
+    room = choices[rng.below(s, len(choices))]
+    return cell_key(room.x, room.y)
+
+
+def _move_weird(
+    t: CardTable,
+    s: State,
+    key: int,
+    goal: int | None,
+    rule: str,
+    previous: str,
+    steps: Steps,
+) -> int:
+    """Weird movers other than blinkers: they follow the last colour, or hunt their target."""
     if rule == "follows_last":
-        _move_along(t, s, m, "normal", previous)
-    elif rule == "blinks":
-        choices = [r for r in s.rooms if r.room != ENTRANCE and (r.x, r.y) != (m.x, m.y)]
-        if choices:
-            room = choices[rng.below(s, len(choices))]
-            m.x, m.y = room.x, room.y
-    elif rule == "hunts":
-        target = next(h for h in s.heroes if h.colour == m.colour)
-        if target.dead or (target.x, target.y) == (m.x, m.y):
-            return
-        first = _first_step(s, (m.x, m.y), (target.x, target.y))
+        return _move_along(t, s, key, goal, "normal", previous, steps)
+    if rule == "hunts" and goal is not None and goal != key:
+        first = _first_step(s, key, goal)
         if first is not None:
-            d, nx, ny = first
-            m.x, m.y = _enter(s, m, nx, ny, d, (m.x, m.y))
+            d, nxt = first
+            return _enter(s, nxt, d, key)
+    return key
 
 
-def _first_step(s: State, start: tuple[int, int], goal: tuple[int, int]) -> tuple[int, int, int] | None:
-    """The first step of a shortest path for monsters (passages and doors), by breadth-first search."""
-    frontier = [start]
-    first: dict[tuple[int, int], tuple[int, int, int]] = {}
+def _first_step(s: State, start: int, goal: int) -> tuple[int, int] | None:
+    """The first step (side, cell) of a shortest path for monsters (passages and doors), breadth first."""
+    frontier: list[tuple[int, tuple[int, int] | None]] = [(start, None)]  # cell, first step to it
     seen = {start}
     while frontier:
-        nxt_frontier = []
-        for cell in frontier:
-            for d, nx, ny in neighbours(s, *cell, MONSTER_PASSABLE):
-                if (nx, ny) in seen:
+        nxt_frontier: list[tuple[int, tuple[int, int] | None]] = []
+        for key, first in frontier:
+            for d in range(4):
+                nxt = key + KEY_STEP[d]
+                if nxt in seen or nxt not in s.grid or s.edges.get(key_edge(key, d)) not in MONSTER_PASSABLE:
                     continue
-                seen.add((nx, ny))
-                first[(nx, ny)] = first.get(cell, (d, nx, ny))
-                if (nx, ny) == goal:
-                    return first[(nx, ny)]
-                nxt_frontier.append((nx, ny))
+                seen.add(nxt)
+                step = first or (d, nxt)
+                if nxt == goal:
+                    return step
+                nxt_frontier.append((nxt, step))
         frontier = nxt_frontier
     return None

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from mqtui.engine.defs import Content, DxmDef, MonsterDef, Power, RoomDef, TreasureDef
 
 DXM = "dxm"
 TREASURE = "treasure"
 MONSTER = "monster"
+
+
+class Traits(NamedTuple):
+    """What one combination of race and class cards adds up to (see heroes.traits)."""
+
+    ids: frozenset[str]  # race and class ids ("human" without a race card)
+    powers: tuple[Power, ...]
+    totals: dict[str, int]  # power kind -> summed amount, for every kind among the powers
+    text: str  # in words (heroes.describe)
 
 
 @dataclass
@@ -22,8 +32,7 @@ class CardTable:
     tiles: dict[int, tuple[int, ...]] = field(default_factory=dict)  # tile -> room indexes
     by_id: dict[str, list[int]] = field(default_factory=dict)  # card id -> uids
     arrows: list[dict[str, int]] = field(default_factory=list)  # room index -> colour -> side 0..3
-    power_cache: dict[tuple[int, ...], tuple[Power, ...]] = field(default_factory=dict)
-    identity_cache: dict[tuple[int, ...], frozenset[str]] = field(default_factory=dict)
+    traits_cache: dict[tuple[int, ...], Traits] = field(default_factory=dict)  # (*races, -1, *classes)
 
     @classmethod
     def build(cls, content: Content) -> CardTable:

@@ -35,7 +35,8 @@ def fighters(s: State, c: Combat) -> list[Hero]:
 
 
 def fight_monsters(s: State, c: Combat) -> list[Monster]:
-    return [m for m in s.monsters if m.id in c.monsters]
+    ids = c.monsters
+    return [m for m in s.monsters if m.id in ids]
 
 
 def room_rules(t: CardTable, s: State, c: Combat) -> tuple[RoomRule, ...]:
@@ -71,8 +72,11 @@ def start_combat(
     s.frames.append(Frame(kind=WINDOW, seat=hero.seat, stage="pre"))
 
 
-def hero_terms(t: CardTable, s: State, c: Combat) -> list[Term]:
-    tags = {tag for m in fight_monsters(s, c) for tag in t.monster[m.card].tags}
+def hero_terms(t: CardTable, s: State, c: Combat, monsters: list[Monster] | None = None) -> list[Term]:
+    """The heroes' side of the sum; ``monsters`` is ``fight_monsters(s, c)`` where the caller has it."""
+    if monsters is None:
+        monsters = fight_monsters(s, c)
+    tags = {tag for m in monsters for tag in t.monster[m.card].tags}
     rules = room_rules(t, s, c)
     terms: list[Term] = []
     for hero in fighters(s, c):
@@ -95,7 +99,10 @@ def hero_terms(t: CardTable, s: State, c: Combat) -> list[Term]:
     return terms
 
 
-def monster_terms(t: CardTable, s: State, c: Combat) -> list[Term]:
+def monster_terms(t: CardTable, s: State, c: Combat, monsters: list[Monster] | None = None) -> list[Term]:
+    """The monsters' side of the sum; ``monsters`` as for hero_terms."""
+    if monsters is None:
+        monsters = fight_monsters(s, c)
     ids: set[str] = set()
     for hero in fighters(s, c):
         ids |= identity(t, hero)
@@ -103,7 +110,7 @@ def monster_terms(t: CardTable, s: State, c: Combat) -> list[Term]:
     placed: set[int] = set()  # mods counted as a monster's level
     if c.boss:
         _level_terms(terms, f"{t.monster[c.boss_card].name} as boss", BOSS_LEVEL, c, 0, placed)
-    for m in fight_monsters(s, c):
+    for m in monsters:
         d = t.monster[m.card]
         _level_terms(terms, f"{d.name} level", d.level, c, m.id, placed)
         terms.extend((f"vs {b.vs}", b.amount) for b in d.bonuses if b.vs in ids)
@@ -130,9 +137,11 @@ def die_total(c: Combat, side: int) -> int:
 
 
 def totals(t: CardTable, s: State, c: Combat) -> tuple[int, int]:
-    hero = sum(v for _, v in hero_terms(t, s, c)) + die_total(c, 0)
-    monster = sum(v for _, v in monster_terms(t, s, c)) + die_total(c, 1)
-    return hero, monster
+    return _totals(c, hero_terms(t, s, c), monster_terms(t, s, c))
+
+
+def _totals(c: Combat, h_terms: list[Term], m_terms: list[Term]) -> tuple[int, int]:
+    return sum(v for _, v in h_terms) + die_total(c, 0), sum(v for _, v in m_terms) + die_total(c, 1)
 
 
 def _sum_text(terms: list[Term], die: int, total: int) -> str:
@@ -147,9 +156,8 @@ def roll_dice(t: CardTable, s: State, ev: list[Event]) -> None:
     n = max([1, *(r.amount for r in room_rules(t, s, c) if r.kind == "monster_dice")])
     c.hero_die = rng.roll(s, 6)
     c.monster_dice = [rng.roll(s, 6) for _ in range(n)]
-    roller = next(
-        (h.name for h in s.heroes for m in fight_monsters(s, c) if h.colour == m.colour), "the dungeon"
-    )
+    monsters = fight_monsters(s, c)
+    roller = next((h.name for h in s.heroes for m in monsters if h.colour == m.colour), "the dungeon")
     dice = "+".join(map(str, c.monster_dice))
     ev.append(
         Event(
@@ -164,15 +172,16 @@ def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
     c = s.combat
     assert c is not None
     side = fighters(s, c)
-    h_terms, m_terms = hero_terms(t, s, c), monster_terms(t, s, c)
-    h_total, m_total = totals(t, s, c)
+    monsters = fight_monsters(s, c)
+    h_terms, m_terms = hero_terms(t, s, c, monsters), monster_terms(t, s, c, monsters)
+    h_total, m_total = _totals(c, h_terms, m_terms)
     ties = h_total == m_total and any(has_power(t, h, "win_ties") for h in side)
     won = h_total > m_total or ties
     names = " and ".join(h.name for h in side)
     if c.boss:
         foes = f"the boss ({t.monster[c.boss_card].name})"
     else:
-        foes = ", ".join(t.monster[m.card].name for m in fight_monsters(s, c)) or "the monsters"
+        foes = ", ".join(t.monster[m.card].name for m in monsters) or "the monsters"
     verb = "beat" if won else "lose to"
     if len(side) == 1:
         verb = "beats" if won else "loses to"
@@ -200,15 +209,17 @@ def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
             set_level(t, s, ev, hero, hero.level - 1, "lost to the boss")
         return
     if won:
-        _win(t, s, ev, c, side)
+        _win(t, s, ev, c, side, monsters)
     else:
-        _lose(t, s, ev, c, side)
+        _lose(t, s, ev, c, side, monsters)
 
 
-def _win(t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero]) -> None:
+def _win(
+    t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero], monsters: list[Monster]
+) -> None:
     active = s.heroes[c.active]
     levels = treasures = 0
-    for m in fight_monsters(s, c):
+    for m in monsters:
         d = t.monster[m.card]
         levels += d.levels
         treasures += d.treasures
@@ -237,11 +248,12 @@ def _win(t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero]) -
         )
 
 
-def _lose(t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero]) -> None:
+def _lose(
+    t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero], monsters: list[Monster]
+) -> None:
     room_escape = sum(r.amount for r in room_rules(t, s, c) if r.kind == "escape_bonus")
     for hero in reversed(side):
         s.frames.append(Frame(kind=FLEE, seat=hero.seat, target=cell_key(c.x, c.y)))
-    monsters = fight_monsters(s, c)
     for hero in side:
         lose_life(t, s, ev, hero, 1, "lost the fight")
         if hero.dead:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import msgspec
 
 from mqtui.engine import rng
-from mqtui.engine.actions import DIR_LETTERS, Action, Event, IllegalAction
+from mqtui.engine.actions import DIR_LETTERS, SPECS, Action, Event, IllegalAction
 from mqtui.engine.board import (
     DIR_NAMES,
     draw,
@@ -81,6 +81,7 @@ from mqtui.engine.state import (
 START_CARDS = 3
 START_MOVES = 3
 DEATH_CARDS = 2
+HANDLERS = {kind: "_do_" + kind for kind in SPECS}  # action kind -> the Engine method that applies it
 
 
 def copy_state(s: State) -> State:
@@ -96,7 +97,7 @@ class Engine:
         # the last answer of ``legal``: the state object itself (not its id, which Python reuses once
         # a state is freed), its state number and the seat
         self._legal_state: State | None = None
-        self._legal_key: tuple[int, int] = (-1, -1)
+        self._legal_n = self._legal_seat = -1
         self._legal: list[Action] = []
 
     # -- setting up ---------------------------------------------------------------------------------
@@ -148,11 +149,10 @@ class Engine:
         The answer is cached per state object and state number: change a state only through ``apply``
         (or call :meth:`forget` after changing it by hand).
         """
-        key = (s.n, seat)
-        if s is not self._legal_state or key != self._legal_key:
+        if s is not self._legal_state or s.n != self._legal_n or seat != self._legal_seat:
             self._legal = legal_actions(self.cards, s, seat)
             self._legal_state = s
-            self._legal_key = key
+            self._legal_n, self._legal_seat = s.n, seat
         return self._legal
 
     def forget(self) -> None:
@@ -256,7 +256,7 @@ class Engine:
         if action not in self.legal(s, action.seat):
             raise IllegalAction(self.explain(s, action))
         ev: list[Event] = []
-        getattr(self, "_do_" + action.kind)(s, action, ev)
+        getattr(self, HANDLERS[action.kind])(s, action, ev)
         s.n += 1
         s.actions += 1
         self._advance(s, ev)

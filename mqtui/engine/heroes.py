@@ -5,7 +5,7 @@ from __future__ import annotations
 from mqtui.engine import rng
 from mqtui.engine.actions import Event
 from mqtui.engine.board import discard, draw_to_hand, hero_room, room_at
-from mqtui.engine.cards import DXM, TREASURE, CardTable
+from mqtui.engine.cards import DXM, TREASURE, CardTable, Traits
 from mqtui.engine.defs import Effect, Power, TreasureDef
 from mqtui.engine.state import HIDDEN, LOSE_ITEM, Frame, Hero, State
 
@@ -22,40 +22,46 @@ def class_ids(t: CardTable, hero: Hero) -> list[str]:
     return [t.dxm[u].klass for u in hero.classes]
 
 
-def identity(t: CardTable, hero: Hero) -> frozenset[str]:
-    """The hero's race and class ids ("human" when it has no race card), cached per card combination."""
+def traits(t: CardTable, hero: Hero) -> Traits:
+    """The hero's race and class ids and powers, cached per combination of cards."""
     key = (*hero.races, -1, *hero.classes)
-    found = t.identity_cache.get(key)
+    found = t.traits_cache.get(key)
     if found is None:
-        found = frozenset(race_ids(t, hero) or ["human"]) | frozenset(class_ids(t, hero))
-        t.identity_cache[key] = found
+        ids = frozenset(race_ids(t, hero) or ["human"]) | frozenset(class_ids(t, hero))
+        powers = tuple(p for r in race_ids(t, hero) for p in t.content.races[r].powers) + tuple(
+            p for c in class_ids(t, hero) for p in t.content.classes[c].powers
+        )
+        totals: dict[str, int] = {}
+        for p in powers:
+            totals[p.kind] = totals.get(p.kind, 0) + p.amount
+        races = "/".join(t.content.races[r].name for r in race_ids(t, hero)) or "Human"
+        classes = "/".join(t.content.classes[c].name for c in class_ids(t, hero)) or "no class"
+        found = Traits(ids, powers, totals, f"{races} {classes}")
+        t.traits_cache[key] = found
     return found
+
+
+def identity(t: CardTable, hero: Hero) -> frozenset[str]:
+    """The hero's race and class ids ("human" when it has no race card)."""
+    return traits(t, hero).ids
 
 
 def describe(t: CardTable, hero: Hero) -> str:
-    races = "/".join(t.content.races[r].name for r in race_ids(t, hero)) or "Human"
-    classes = "/".join(t.content.classes[c].name for c in class_ids(t, hero)) or "no class"
-    return f"{races} {classes}"
+    """The hero's races and classes in words, e.g. "Elf/Dwarf Wizard" or "Human no class"."""
+    return traits(t, hero).text
 
 
 def powers(t: CardTable, hero: Hero) -> tuple[Power, ...]:
-    """The powers of the hero's races and classes (cached per combination of cards)."""
-    key = (*hero.races, -1, *hero.classes)
-    found = t.power_cache.get(key)
-    if found is None:
-        found = tuple(p for r in race_ids(t, hero) for p in t.content.races[r].powers) + tuple(
-            p for c in class_ids(t, hero) for p in t.content.classes[c].powers
-        )
-        t.power_cache[key] = found
-    return found
+    """The powers of the hero's races and classes."""
+    return traits(t, hero).powers
 
 
 def power_total(t: CardTable, hero: Hero, kind: str) -> int:
-    return sum(p.amount for p in powers(t, hero) if p.kind == kind)
+    return traits(t, hero).totals.get(kind, 0)
 
 
 def has_power(t: CardTable, hero: Hero, kind: str) -> bool:
-    return any(p.kind == kind for p in powers(t, hero))
+    return kind in traits(t, hero).totals
 
 
 def d10_power(t: CardTable, s: State, ev: list[Event], hero: Hero, kind: str, what: str) -> bool:
@@ -87,10 +93,12 @@ def set_level(
 
 
 def usable(t: CardTable, hero: Hero, item: TreasureDef) -> bool:
-    ids = identity(t, hero)
-    if item.only and not ids.intersection(item.only):
+    if not item.only and not item.forbid:
+        return True  # most items: anyone may use them
+    ids = traits(t, hero).ids
+    if item.only and ids.isdisjoint(item.only):
         return False
-    return not ids.intersection(item.forbid)
+    return ids.isdisjoint(item.forbid)
 
 
 def carried(hero: Hero) -> list[int]:
@@ -99,11 +107,14 @@ def carried(hero: Hero) -> list[int]:
 
 
 def hands_used(t: CardTable, hero: Hero) -> int:
-    return sum(
-        2 if t.treasure[u].slot == "two_hands" else 1
-        for u in hero.equipped
-        if t.treasure[u].slot in ("hand", "two_hands")
-    )
+    hands = 0
+    for u in hero.equipped:
+        slot = t.treasure[u].slot
+        if slot == "hand":
+            hands += 1
+        elif slot == "two_hands":
+            hands += 2
+    return hands
 
 
 def big_count(t: CardTable, hero: Hero) -> int:
@@ -111,7 +122,7 @@ def big_count(t: CardTable, hero: Hero) -> int:
 
 
 def backpack_size(t: CardTable, hero: Hero) -> int:
-    return BASE_BACKPACK + power_total(t, hero, "backpack")
+    return BASE_BACKPACK + traits(t, hero).totals.get("backpack", 0)
 
 
 def can_equip(t: CardTable, hero: Hero, uid: int) -> str | None:
@@ -128,8 +139,10 @@ def can_equip(t: CardTable, hero: Hero, uid: int) -> str | None:
         need = 2 if slot == "two_hands" else 1
         if hands_used(t, hero) + need > 2:
             return "your hands are full"
-    elif slot != "trinket" and any(t.treasure[u].slot == slot for u in hero.equipped):
-        return f"you already wear {slot}"
+    elif slot != "trinket":
+        for u in hero.equipped:
+            if t.treasure[u].slot == slot:
+                return f"you already wear {slot}"
     return None
 
 

@@ -17,7 +17,7 @@ from mqtui.engine.board import (
 )
 from mqtui.engine.cards import DXM, CardTable
 from mqtui.engine.combat import fight_monsters, flee_options, ignores, room_rules
-from mqtui.engine.defs import Deal
+from mqtui.engine.defs import Deal, DxmDef
 from mqtui.engine.heroes import (
     HAND_LIMIT,
     MAX_LEVEL,
@@ -34,6 +34,7 @@ from mqtui.engine.state import (
     FLEE,
     HIDDEN,
     INVITE,
+    KEY_STEP,
     LOSE_ITEM,
     REWARD,
     SETUP,
@@ -44,6 +45,7 @@ from mqtui.engine.state import (
     State,
     cell_key,
     edge_key,
+    key_edge,
 )
 
 LEVEL_PRICE = 1000
@@ -90,9 +92,9 @@ def _identity_cards(t: CardTable, hero: Hero, out: list[Action]) -> None:
     """Race, class, half-breed and super-munchkin cards in hand that may be played now."""
     seat = hero.seat
     for uid in hero.hand:
-        if t.deck_of[uid] != DXM:
+        d = t.dxm.get(uid)
+        if d is None:
             continue
-        d = t.dxm[uid]
         k = d.kind
         if (
             (k == "race" and all(t.dxm[r].race != d.race for r in hero.races))
@@ -162,37 +164,42 @@ def leave_cost(t: CardTable, s: State, hero: Hero) -> int:
 def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
     seat = hero.seat
     out = [Action(seat, "end")]
-    room = hero_room(s, hero)
-    rdef = room_def(t, room)
+    key = cell_key(hero.x, hero.y)
+    room = s.rooms[s.grid[key]]
+    rdef = t.room(room.room)
     if not hero.explored:
         # move_cost, unrolled over the four sides: this is the hottest loop of random play
-        leave = sum(r.amount for r in rdef.rules if r.kind == "leave_cost")
+        leave = sum(r.amount for r in rdef.rules if r.kind == "leave_cost") if rdef.rules else 0
         costs = t.content.tables.move_cost
         spend_all = not hero.moved and hero.moves > 0
         for d in range(4):
-            base = costs.get(s.edges.get(edge_key(hero.x, hero.y, d), "wall"))
+            base = costs.get(s.edges.get(key_edge(key, d), "wall"))
             if base is None or (base + leave > hero.moves and not spend_all):
                 continue
-            if s.tiles or cell_key(hero.x + DX[d], hero.y + DY[d]) in s.grid:
+            if s.tiles or key + KEY_STEP[d] in s.grid:
                 out.append(Action(seat, "move", d))
     if hero.moves >= 1:
-        _deals(t, hero, rdef.deal, out)
-        out.extend(Action(seat, "pickup", i) for i in range(len(room.piles)))
+        if rdef.deal is not None:
+            _deals(t, hero, rdef.deal, out)
+        if room.piles:
+            out.extend(Action(seat, "pickup", i) for i in range(len(room.piles)))
         if room.room != ENTRANCE and room.searched < 2:
             out.append(Action(seat, "search"))
     _identity_cards(t, hero, out)
     _items(t, hero, out)
-    others = [h for h in s.heroes if h.seat != seat and not h.dead]
-    here = [h for h in others if (h.x, h.y) == (hero.x, hero.y)]
+    here = [h for h in s.heroes if h.seat != seat and not h.dead and h.x == hero.x and h.y == hero.y]
     for uid in hero.hand:
         out.append(Action(seat, "discard", uid))
-        if t.deck_of[uid] == DXM:
-            _dxm_card(t, s, hero, uid, others, out)
+        card = t.dxm.get(uid)
+        if card is not None:
+            _dxm_card(t, s, hero, uid, card, out)
         else:
             _treasure_card(t, hero, uid, out)
+            if here:
+                out.extend(Action(seat, "give", uid, h.seat) for h in here)
+    if here:
+        for uid in carried(hero):
             out.extend(Action(seat, "give", uid, h.seat) for h in here)
-    for uid in carried(hero):
-        out.extend(Action(seat, "give", uid, h.seat) for h in here)
     for uid in hero.belt:
         _treasure_card(t, hero, uid, out)
     if hero.gold >= LEVEL_PRICE and hero.level < MAX_LEVEL - 1:
@@ -203,9 +210,7 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
     return out
 
 
-def _deals(t: CardTable, hero: Hero, deal: Deal | None, out: list[Action]) -> None:
-    if deal is None:
-        return
+def _deals(t: CardTable, hero: Hero, deal: Deal, out: list[Action]) -> None:
     seat = hero.seat
     k = deal.kind
     if (
@@ -227,9 +232,8 @@ def _deals(t: CardTable, hero: Hero, deal: Deal | None, out: list[Action]) -> No
         out.extend(Action(seat, "deal", uid) for uid in hero.hand)
 
 
-def _dxm_card(t: CardTable, s: State, hero: Hero, uid: int, others: list[Hero], out: list[Action]) -> None:
+def _dxm_card(t: CardTable, s: State, hero: Hero, uid: int, d: DxmDef, out: list[Action]) -> None:
     seat = hero.seat
-    d = t.dxm[uid]
     k = d.kind
     if k == "level":
         if hero.level < MAX_LEVEL - 1:
@@ -237,7 +241,7 @@ def _dxm_card(t: CardTable, s: State, hero: Hero, uid: int, others: list[Hero], 
     elif k == "moves":
         out.append(Action(seat, "play", uid))
     elif k == "curse":
-        out.extend(Action(seat, "curse", uid, h.seat) for h in others)
+        out.extend(Action(seat, "curse", uid, h.seat) for h in s.heroes if h.seat != seat and not h.dead)
     elif k == "dungeon":
         if d.action == "wall_to_door":
             for side in range(4):
@@ -280,7 +284,7 @@ def _window(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
             if t.deck_of[uid] == DXM and t.dxm[uid].kind == "dice":
                 out.extend(Action(seat, "dice", uid, side) for side in (0, 1))
         return out
-    monsters = fight_monsters(s, c)
+    # (the fight's monsters are looked up only where needed: most heroes here hold no enhancer)
     for uid in hero.hand:
         if t.deck_of[uid] != DXM:
             continue
@@ -288,20 +292,23 @@ def _window(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
         if k == "enhancer":
             if c.boss:
                 out.append(Action(seat, "enhance", uid, 0))
-            out.extend(Action(seat, "enhance", uid, m.id) for m in monsters)
+            out.extend(Action(seat, "enhance", uid, m.id) for m in fight_monsters(s, c))
         elif k == "wandering" and not c.boss:
             out.append(Action(seat, "wander", uid))
     if not hero.dead:
-        in_room = (hero.x, hero.y) == (c.x, c.y)
-        near = in_room or adjacent(s, hero.x, hero.y, c.x, c.y)
+        in_room = hero.x == c.x and hero.y == c.y
         for uid in [*hero.hand, *hero.belt]:
             if t.deck_of[uid] == DXM:
                 continue
             item = t.treasure[uid]
-            if item.kind == "oneshot" and item.use == "bonus" and (in_room or (item.thrown and near)):
+            if (
+                item.kind == "oneshot"
+                and item.use == "bonus"
+                and (in_room or (item.thrown and adjacent(s, hero.x, hero.y, c.x, c.y)))
+            ):
                 out.extend(Action(seat, "use", uid, side) for side in (0, 1))
     if seat == c.active and c.helper < 0 and not any(r.kind == "no_help" for r in room_rules(t, s, c)):
-        treasures = min(MAX_TERMS_TREASURES, sum(t.monster[m.card].treasures for m in monsters))
+        treasures = min(MAX_TERMS_TREASURES, sum(t.monster[m.card].treasures for m in fight_monsters(s, c)))
         for other in s.heroes:
             if other.seat == seat or other.dead or other.seat in c.invited:
                 continue

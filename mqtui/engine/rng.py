@@ -15,8 +15,7 @@ class HasRng(Protocol):
 
 
 def _next(holder: HasRng) -> int:
-    holder.rng = (holder.rng + 0x9E3779B97F4A7C15) & MASK
-    z = holder.rng
+    z = holder.rng = (holder.rng + 0x9E3779B97F4A7C15) & MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return z ^ (z >> 31)

@@ -152,6 +152,7 @@ def key_cell(key: int) -> tuple[int, int]:
 
 DX = (0, 1, 0, -1)  # N E S W, y grows downward (south)
 DY = (-1, 0, 1, 0)
+KEY_STEP = (-1, 1024, 1, -1024)  # what one step N E S W adds to a cell key
 
 
 # Offsets of the edge key on each side (N E S W) from twice the cell key: see edge_key.
@@ -164,3 +165,8 @@ def edge_key(x: int, y: int, d: int) -> int:
     East of (x, y) is ``2*cell(x, y)``, which is also west of (x+1, y); south is ``2*cell(x, y) + 1``,
     which is also north of (x, y+1)."""
     return ((x + 512) * 1024 + y + 512) * 2 + _EDGE_OFFSET[d]
+
+
+def key_edge(key: int, d: int) -> int:
+    """The edge on side ``d`` of the cell with key ``key``: ``edge_key`` for code that works on keys."""
+    return key * 2 + _EDGE_OFFSET[d]
