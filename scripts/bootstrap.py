@@ -34,7 +34,12 @@ def ensure_venv(dev: bool) -> str:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("Installing mqtui and its dependencies (first run only) ...", flush=True)
     pip = [str(_python()), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "--upgrade", "pip"], check=False)
-    subprocess.run([*pip, "-e", f"{ROOT}{extra}"], check=True)
+    subprocess.run([*pip, "--upgrade", "pip"], check=False, capture_output=True)
+    # pip and the build backend are chatty (warnings about the machine's pip configuration, editable
+    # installs): their output is shown only when the install fails
+    done = subprocess.run([*pip, "-e", f"{ROOT}{extra}"], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout + done.stderr)
+        sys.exit(f"Installing mqtui failed (pip exit code {done.returncode}); the output above says why.")
     stamp.write_text(stamp_text)
     return str(_python())
