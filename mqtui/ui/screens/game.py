@@ -80,6 +80,10 @@ class GameScreen(Screen[None]):
         Binding("n", "kind('decline')", "Decline", id="game.decline"),
         Binding("f1,question_mark", "help", "Help", id="game.help", key_display="?"),
         Binding("q", "quit_to_title", "Quit", id="game.quit"),
+        # (in the row of keys, not docked at the right where the keys that do not fit run under it)
+        Binding(
+            "ctrl+p", "app.command_palette", "All actions", id="game.palette", key_display="^p", priority=True
+        ),
         Binding("ctrl+z", "undo", "Undo", id="game.undo"),
         Binding("s", "kind('search')", "Search", id="game.search"),
         Binding("t", "kind('deal')", "Deal", id="game.deal"),
@@ -138,7 +142,7 @@ class GameScreen(Screen[None]):
                 yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
                 yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
                 yield Static(id="card-text")
-        yield QuietFooter(compact=True)
+        yield QuietFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#map").border_title = "Map (m)"

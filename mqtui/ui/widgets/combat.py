@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from mqtui.engine.cards import CardTable
-from mqtui.engine.combat import die_total, hero_terms, monster_terms
+from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_terms
 from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.colours import theme_style
@@ -21,7 +21,8 @@ from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
 
 def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: Style | str) -> Table:
     table = Table.grid(padding=(0, 1), expand=True)
-    table.add_column(ratio=1, overflow="fold")  # names wrap: a fight must show who is in it
+    # one line per term, so each number stays beside its name (the header and the log give names whole)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column(justify="right", no_wrap=True)
     table.add_row(
         Text(title, Style.parse("bold") + (Style.parse(style) if isinstance(style, str) else style)), ""
@@ -153,9 +154,14 @@ class CombatPane(Static):
         self.border_title = f"Combat in {room_name(self.cards, view, c.x, c.y)}{boss}"
         h, m = strengths(self.cards, view, c)
         lead = "heroes lead" if h > m else "monsters lead (ties go to the monsters)"
+        names = [f"{self.cards.monster[c.boss_card].name} (the boss)"] if c.boss else []
+        names += [self.cards.monster[mon.card].name for mon in fight_monsters(view, c)]
+        foes = " and ".join(names) or "nobody"
         header = Text.assemble(
             (f"{active.name}{helper}", "bold"),
-            f" vs {len(c.monsters) or 1} monster{'s' if len(c.monsters) > 1 else ''}: ",
+            " vs ",
+            (foes, "bold"),
+            "\n",
             (f"{h} vs {m} before dice, {lead}", "italic"),
         )
         good, bad = theme_style(self.app, "good"), theme_style(self.app, "bad")

@@ -15,8 +15,8 @@ from textual.widgets._footer import FooterKey
 
 
 class QuietFooter(Footer):
-    def __init__(self, *, compact: bool = False) -> None:
-        super().__init__(compact=compact)
+    def __init__(self, *, compact: bool = False, show_command_palette: bool = True) -> None:
+        super().__init__(compact=compact, show_command_palette=show_command_palette)
         self._shown: object = None
         self._layout: object = None
         self._queued = False
