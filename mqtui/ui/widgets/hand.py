@@ -41,7 +41,7 @@ class CardList(OptionList):
         Binding("x", "card('discard')", "Discard", id="hand.discard"),
     ]
     DEFAULT_CSS = """
-    CardList { height: 1fr; border: none; padding: 0; }
+    CardList { height: 1fr; border: none; padding: 0; text-wrap: nowrap; text-overflow: ellipsis; }
     CardList > .option-list--option-disabled { color: $text-muted; text-style: bold; }
     """
 
