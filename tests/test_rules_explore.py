@@ -128,6 +128,32 @@ def test_ransacked_room_searches_at_minus_two_then_is_looted_out():
         do(s, "0 search")
 
 
+def test_in_a_complete_dungeon_a_searched_room_stays_ransacked():
+    """Our rule: with no room left to draw, rooms never run dry (monsters can still be found)."""
+    s, _ = position(
+        heroes=[{"at": [1, 0]}, {}], rooms=[{"id": "pawn-shop", "at": [1, 0], "searched": 1}], dice=[10, 10]
+    )
+    s.tiles.clear()
+    ev = do(s, "0 search")
+    assert s.rooms[1].searched == 1 and "Now Ransacked" in texts(ev)
+    do(s, "0 search")  # and again
+    assert s.heroes[0].moves == 1
+
+
+def test_the_last_room_restocks_the_looted_rooms():
+    s, _ = position(
+        heroes=[{"at": [1, 0]}, {}],
+        rooms=[{"id": "pawn-shop", "at": [1, 0], "searched": 2, "connections": {"E": "passage"}}],
+        decks={"rooms": plain_rooms(1)},
+    )
+    last = s.tiles[-1]
+    s.tiles[:] = [last]
+    ev = do(s, "0 move E")
+    assert not s.tiles and len(s.rooms) == 3
+    assert s.rooms[1].searched == 1
+    assert "the dungeon is complete" in texts(ev) and "Ransacked again" in texts(ev)
+
+
 def test_the_entrance_cannot_be_searched():
     s, _ = position(heroes=[{}, {}])
     with pytest.raises(IllegalAction, match="Entrance cannot be searched"):

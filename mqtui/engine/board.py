@@ -153,6 +153,17 @@ def place_room(t: CardTable, s: State, ev: list[Event], x: int, y: int) -> Room 
             s.edges[key] = _from_bag(t, s)
     sides = ", ".join(f"{DIRS[d]} {s.edges[edge_key(x, y, d)]}" for d in range(4))
     ev.append(Event("room", f"A new room: {t.room(index).name} ({sides})."))
+    if not s.tiles:  # the last room: the looted rooms restock (see _do_search)
+        looted = [r for r in s.rooms if r.searched >= 2]
+        for r in looted:
+            r.searched = 1
+        ev.append(
+            Event(
+                "room",
+                "That was the last room: the dungeon is complete."
+                + (" Looted-out rooms are Ransacked again and can be searched." if looted else ""),
+            )
+        )
     return room
 
 

@@ -474,7 +474,9 @@ class Engine:
         die = rng.roll(s, 10)
         mods = rdef.search + power_total(t, hero, "search_bonus") - (2 if room.searched else 0)
         total = die + mods
-        room.searched += 1
+        # once the whole dungeon is laid out, a room never runs dry (our rule: else a table could be left
+        # with no monster to kill and no way to reach Level 10)
+        room.searched = 1 if not s.tiles else room.searched + 1
         row = next(r for r in t.content.tables.search if r.low <= total <= r.high)
         state = "Ransacked" if room.searched == 1 else "Looted out"
         ev.append(
