@@ -291,3 +291,31 @@ def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> No
         if found >= 3:
             break
     assert found >= 1
+
+
+def _boss_window_with_interference(engine: Engine) -> State:
+    """A boss fight, before the dice, where the deciding rival (below Level 10) throws a card in."""
+    for s in positions(engine, range(300, 400), every=1, drivers="normal"):
+        c, f = s.combat, s.frames[-1] if s.frames else None
+        if c is None or not c.boss or f is None or f.kind != WINDOW or f.stage != "pre":
+            continue
+        seat = engine.deciding(s)
+        if seat in (c.active, c.helper) or s.heroes[seat].level >= 10:
+            continue
+        if ask(engine, NormalBot(1), s).action.kind != "pass":
+            return s
+    raise AssertionError("no boss fight with interference found")
+
+
+def test_normal_bot_lets_the_leader_through_once_it_cannot_win_itself(engine: Engine) -> None:
+    """With no fight left in the dungeon for a hero below Level 10 (no rooms to explore, no monsters,
+    every room looted), stopping the boss fight only drags the game on: the bot passes."""
+    s = _boss_window_with_interference(engine)
+    c = s.combat
+    assert c is not None
+    s.tiles = []
+    s.monsters = [m for m in s.monsters if m.id in c.monsters]
+    for room in s.rooms:
+        room.searched = 2
+    choice = ask(engine, NormalBot(1), s)
+    assert choice.action.kind == "pass"
