@@ -26,6 +26,7 @@ from mqtui.bots.normal import (
     Params,
     build,
     decide,
+    hope,
     hostile_at,
     move_options,
     quick_plays,
@@ -142,6 +143,8 @@ class HardBot:
         if f.kind == WINDOW and f.stage == "pre":
             c = view.combat
             assert c is not None
+            if seat not in (c.active, c.helper) and hope(ctx, seat) <= 0.0:
+                return out  # no fight left for it: stopping a rival only drags the game on (normal passes)
             cards = [a for a in legal if a.kind in ("enhance", "use", "wander")]
             invites = [a for a in legal if a.kind == "invite"]
             if not cards and not invites:
