@@ -90,14 +90,14 @@ def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine:
 
 def test_random_and_hard_bots_choose_only_legal_actions(engine: Engine) -> None:
     asked = 0
-    for s in positions(engine, range(40, 44), every=9, drivers="normal"):
+    for s in positions(engine, range(40, 46), every=5, drivers="normal"):
         seat = engine.deciding(s)
         legal = engine.legal(s, seat)
         for bot in (make_bot("random", asked), quick_hard(asked)):
             choice = bot.choose(engine, view_for(s, seat), seat, list(legal))
             assert choice.action in legal
         asked += 1
-    assert asked >= 100
+    assert asked >= 250
 
 
 def test_every_bot_kind_can_be_made() -> None:
@@ -155,9 +155,14 @@ def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
         view, other_view = view_for(s, seat), view_for(other, seat)
         assert msgspec.msgpack.encode(view) == msgspec.msgpack.encode(other_view)
         legal = list(engine.legal(s, seat))
+        other_legal = list(engine.legal(other, seat))
         assert NormalBot(1).choose(engine, view, seat, legal) == NormalBot(1).choose(
-            engine, other_view, seat, list(engine.legal(other, seat))
+            engine, other_view, seat, other_legal
         )
+        if checked % 4 == 0:  # the hard bot samples the hidden cards itself: it must not see them either
+            assert quick_hard(1).choose(engine, view, seat, legal) == quick_hard(1).choose(
+                engine, other_view, seat, other_legal
+            )
         checked += 1
     assert checked >= 100
 
@@ -261,3 +266,56 @@ def test_normal_bot_gives_junk_to_charity_and_keeps_the_best(engine: Engine) -> 
     choice = ask(engine, NormalBot(1), s)
     assert choice.action.kind == "charity"
     assert choice.action.a in junk
+
+
+def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> None:
+    """While a helper's reward is shared out, a third seat sees neither the cards nor whose they are."""
+    rnd = random.Random(9)
+    t = engine.cards
+    found = 0
+    for s in positions(engine, range(130, 190), every=1, drivers="normal"):
+        f = s.frames[-1] if s.frames else None
+        if f is None or f.kind != REWARD:
+            continue
+        third = next((h.seat for h in s.heroes if h.seat not in (s.active, f.target)), None)
+        if third is None:
+            continue
+        view = view_for(s, third)
+        assert all(u == HIDDEN for u in view.frames[-1].options)
+        sample = sample_state(t, view, third, rnd)
+        assert msgspec.msgpack.encode(view_for(sample, third)) == msgspec.msgpack.encode(view)
+        options = sample.frames[-1].options
+        assert set(options) <= set(sample.heroes[sample.active].hand)
+        assert all(t.deck_of[u] == TREASURE for u in options)
+        found += 1
+        if found >= 3:
+            break
+    assert found >= 1
+
+
+def _boss_window_with_interference(engine: Engine) -> State:
+    """A boss fight, before the dice, where the deciding rival (below Level 10) throws a card in."""
+    for s in positions(engine, range(300, 400), every=1, drivers="normal"):
+        c, f = s.combat, s.frames[-1] if s.frames else None
+        if c is None or not c.boss or f is None or f.kind != WINDOW or f.stage != "pre":
+            continue
+        seat = engine.deciding(s)
+        if seat in (c.active, c.helper) or s.heroes[seat].level >= 10:
+            continue
+        if ask(engine, NormalBot(1), s).action.kind != "pass":
+            return s
+    raise AssertionError("no boss fight with interference found")
+
+
+def test_normal_bot_lets_the_leader_through_once_it_cannot_win_itself(engine: Engine) -> None:
+    """With no fight left in the dungeon for a hero below Level 10 (no rooms to explore, no monsters,
+    every room looted), stopping the boss fight only drags the game on: the bot passes."""
+    s = _boss_window_with_interference(engine)
+    c = s.combat
+    assert c is not None
+    s.tiles = []
+    s.monsters = [m for m in s.monsters if m.id in c.monsters]
+    for room in s.rooms:
+        room.searched = 2
+    choice = ask(engine, NormalBot(1), s)
+    assert choice.action.kind == "pass"

@@ -26,6 +26,7 @@ from mqtui.bots.normal import (
     Params,
     build,
     decide,
+    hope,
     hostile_at,
     move_options,
     quick_plays,
@@ -70,7 +71,7 @@ class HardBot:
         seed: int = 0,
         steps: int = 900,
         samples: int = 24,
-        deadline_ms: float = 800.0,
+        deadline_ms: float = 500.0,
         params: Params | None = None,
         kinds: tuple[str, ...] = (ACT, WINDOW, INVITE),
     ) -> None:
@@ -83,6 +84,7 @@ class HardBot:
         self.model = Params()  # what it expects of everyone else: the normal bot
         self.margin = 0.05  # least mean gain (level units) for overriding the normal choice
         self.z = 1.0  # ... and at least this many standard errors
+        self.z_act = 1.5  # (stricter in the action phase, where the look-ahead is shortest-sighted)
         self._sims: dict[int, RolloutEngine] = {}
         self.last_samples = 0  # how many samples the last decision used (for the benchmarks)
 
@@ -120,25 +122,29 @@ class HardBot:
                 out.append(Choice(a, why))
 
         if f.kind == ACT:
+            # only "fight or not": walking into a fight, exploring, challenging. The normal bot's
+            # sequencing of safe actions (search, Deals, walking) is kept: a short look-ahead cannot
+            # see what a Move saved for later is worth.
             if ctx.me.level >= MAX_LEVEL or build(ctx) is not None or quick_plays(ctx) is not None:
                 return out
-            if base.action.kind not in ("move", "search", "challenge", "end", "deal", "pickup"):
+            if not _risky(ctx, base.action):
                 return out
             local, remotes = move_options(ctx)
             risky = [o for o in [*local, *remotes] if _risky(ctx, o[1])]
-            if not risky and not _risky(ctx, base.action):
-                return out
-            for o in sorted(risky, key=lambda o: -o[0])[:3]:
+            for o in sorted(risky, key=lambda o: -o[0])[:2]:
                 add(o[1], o[2])
             safe = [o for o in [*local, *remotes] if not _risky(ctx, o[1]) and o[0] > 0]
             if safe:
-                add(max(safe, key=lambda o: o[0])[1])
+                best_safe = max(safe, key=lambda o: o[0])
+                add(best_safe[1], best_safe[2])
             for a in ctx.has("end"):
-                add(a, "ends the turn: the look-ahead finds nothing better")
+                add(a, "ends the turn: the fight is not worth it")
             return out
         if f.kind == WINDOW and f.stage == "pre":
             c = view.combat
             assert c is not None
+            if seat not in (c.active, c.helper) and hope(ctx, seat) <= 0.0:
+                return out  # no fight left for it: stopping a rival only drags the game on (normal passes)
             cards = [a for a in legal if a.kind in ("enhance", "use", "wander")]
             invites = [a for a in legal if a.kind == "invite"]
             if not cards and not invites:
@@ -192,11 +198,12 @@ class HardBot:
         # a candidate replaces the normal bot's choice (index 0) only if it is clearly better on the
         # same samples: its mean paired gain must beat the noise
         best, best_gain = 0, 0.0
+        z = self.z_act if view.frames[-1].kind == ACT else self.z
         for i in range(1, len(candidates)):
             diffs = [a - b for a, b in zip(scores[i], scores[0], strict=True)]
             gain = sum(diffs) / n
             var = sum((d - gain) ** 2 for d in diffs) / max(1, n - 1)
-            if gain > max(self.margin, self.z * (var / n) ** 0.5) and gain > best_gain:
+            if gain > max(self.margin, z * (var / n) ** 0.5) and gain > best_gain:
                 best, best_gain = i, gain
         if best == 0:
             return base
@@ -265,8 +272,8 @@ def describe(t: CardTable, s: State, a: Action) -> str:
 
 
 def _risky(ctx: Ctx, a: Action) -> bool:
-    """Actions whose outcome the dice or hidden cards decide: fights, exploring, searching."""
-    if a.kind in ("search", "challenge"):
+    """Actions that start a fight (or may): walking into monsters, exploring, challenging."""
+    if a.kind == "challenge":
         return True
     if a.kind != "move":
         return False

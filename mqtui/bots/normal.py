@@ -92,6 +92,10 @@ LIFE_COST = {4: 0.25, 3: 0.35, 2: 0.6}  # losing one Life from this many (1: dea
 MOVE_COST = 0.06  # a Move spent on the way somewhere
 TURN_DISCOUNT = 0.8  # a goal one turn further away is worth this much
 TENTH_LEVEL = 4.0  # Level 10 opens the final fight: worth far more than a level
+HOPE_MARGIN = 3  # a room's monsters count as a fight the hero could win up to this much stronger
+HOPE_FIGHTS = 1.0  # fights left per hero that make a full hope
+HOPE_POWER = 2.0  # hope falls off steeply as the fights run out
+RIVAL_HOPE = 0.25  # a Level 9 rival with this much hope is close enough to hurry for the boss
 
 
 @dataclass
@@ -103,9 +107,7 @@ class Params:
     help_margin: float = 0.05  # least expected value for accepting to help
     leader_fear: float = 1.0  # how much interference the bot expects when it leads
     curse_floor: float = 0.15  # least value (to the bot) for playing a curse at once
-    lie_low: bool = False  # keep level cards rather than become the clear leader
-    boss_ready: float = 0.0  # at Level 10, gather strength until the boss odds reach this (0: go at once)
-    explore_bias: float = 0.0  # added to the value of exploring
+    boss_ready: float = 0.7  # at Level 10, gather strength until the boss odds reach this (0: go at once)
 
 
 @dataclass
@@ -231,26 +233,12 @@ def build(ctx: Ctx) -> Choice | None:
         return gear
     for a in ctx.has("belt"):
         return Choice(a)
-    if not ctx.p.lie_low or not _would_lead(ctx):
-        for a in ctx.has("play"):
-            if _is_level_card(t, a.a):
-                return Choice(a, f"plays {t.names[a.a]} for a level")
-        if ctx.has("buylevel"):
-            return Choice(ctx.has("buylevel")[0], f"buys a level for {LEVEL_PRICE} gold")
+    for a in ctx.has("play"):
+        if _is_level_card(t, a.a):
+            return Choice(a, f"plays {t.names[a.a]} for a level")
+    if ctx.has("buylevel"):
+        return Choice(ctx.has("buylevel")[0], f"buys a level for {LEVEL_PRICE} gold")
     return None
-
-
-def _would_lead(ctx: Ctx) -> bool:
-    """One more level would make the hero the clear leader (the table's target), with no fight in hand:
-    lying low, it keeps level cards for later (at the end of a turn with a full hand it plays them)."""
-    me, t = ctx.me, ctx.t
-    top = max((h.level for h in ctx.s.heroes if h.seat != me.seat), default=0)
-    if me.level + 1 <= top or top >= MAX_LEVEL - 2:
-        return False
-    stock = sum(1 for u in me.hand if _is_level_card(t, u))
-    if me.level + stock >= MAX_LEVEL - 1:
-        return False  # cash in: straight to Level 9, one kill from the final fight
-    return not (ctx.s.frames[-1].kind == ACT and len(me.hand) > HAND_LIMIT and (me.explored or me.moves == 0))
 
 
 def _is_level_card(t: CardTable, uid: int) -> bool:
@@ -285,7 +273,7 @@ def equip_step(ctx: Ctx) -> Choice | None:
 
 
 def act(ctx: Ctx) -> Choice | None:
-    s, me = ctx.s, ctx.me
+    me = ctx.me
     built = build(ctx)
     if built is not None:
         return built
@@ -300,7 +288,8 @@ def act(ctx: Ctx) -> Choice | None:
         return tidy
     end = ctx.has("end")
     if end:
-        why = "ends the turn" if me.moves > 0 and not me.explored and s.rooms else ""
+        # worth a line only when Moves are left unused
+        why = f"ends the turn with {me.moves} Move{'s' if me.moves != 1 else ''} left: nothing worth it"
         return Choice(end[0], why if me.moves > 0 and not me.explored else "")
     return None
 
@@ -351,11 +340,42 @@ def threat(s: State, seat: int, other: int) -> float:
     return min(1.0, base)
 
 
+def hope(ctx: Ctx, seat: int) -> float:
+    """Whether ``seat`` still has a realistic path to win, 0 to 1, from public facts: a Level 10 hero
+    has one; below that it needs a kill, so it counts the fights the dungeon can still give it (rooms
+    left to explore, rooms whose monsters it could beat without help, a wandering monster now and then
+    from a search). Stopping a rival is worth only as much as the stopper's own hope: once a player
+    cannot win the race any more, its cards only drag the game on (and it lets the leader through)."""
+    return ctx.cached(("hope", seat), lambda: _hope(ctx, seat))
+
+
+def _hope(ctx: Ctx, seat: int) -> float:
+    t, s = ctx.t, ctx.s
+    hero = s.heroes[seat]
+    if hero.level >= MAX_LEVEL:
+        return 1.0
+    fights = float(len(s.tiles))
+    strength = hero_strength(t, hero)
+    rooms: dict[Cell, list[MonsterDef]] = {}
+    for m in s.monsters:
+        rooms.setdefault((m.x, m.y), []).append(t.monster[m.card])
+    for foes in rooms.values():
+        if strength - monster_strength(t, foes, [hero]) >= -HOPE_MARGIN:
+            fights += 1.0
+    for r in s.rooms:
+        if r.room != ENTRANCE and r.searched < 2:
+            mod = t.room(r.room).search
+            # a wandering monster on a d10 roll of 1 or less, after the room's modifiers (-2 once ransacked)
+            fights += sum(min(10, max(0, 1 - mod + 2 * k)) / 10 for k in range(r.searched, 2))
+    share = fights / (HOPE_FIGHTS * len(s.heroes))  # the fights are shared out round the table
+    return float(min(1.0, share) ** HOPE_POWER)
+
+
 def curse_value(ctx: Ctx, a: Action) -> float:
     t, s = ctx.t, ctx.s
     victim = s.heroes[a.b]
     hurt = sum(effect_cost(t, victim, e, own=False) for e in t.dxm[a.a].effects)
-    return hurt * (0.3 + threat(s, ctx.seat, a.b)) - 0.3
+    return hurt * (0.3 + threat(s, ctx.seat, a.b) * hope(ctx, ctx.seat)) - 0.3
 
 
 def tidy_hand(ctx: Ctx) -> Choice | None:
@@ -473,23 +493,54 @@ def plan(ctx: Ctx) -> Choice | None:
     """The best use of the Moves left: a local action here, or the first step toward the best goal."""
     me = ctx.me
     if me.level >= MAX_LEVEL:
-        if not ctx.p.boss_ready or boss_odds(ctx) >= ctx.p.boss_ready or rivals_close(ctx):
+        # a lost boss fight costs a kill, and kills run out: with nobody about to overtake it, the hero
+        # gathers strength (and cards for the fight) until the odds are good or it holds three such cards
+        odds = boss_odds(ctx) if ctx.p.boss_ready else 1.0
+        if odds >= ctx.p.boss_ready or rivals_close(ctx) or boss_cards(ctx) >= 3 or ctx.s.round > 40:
             return go_home(ctx)
         gather = _plan(ctx)
         if gather is not None and gather.action.kind in ("move", "search", "pickup", "deal", "challenge"):
             return Choice(gather.action, f"{gather.why}: gathering strength before the final fight")
+        end = ctx.has("end")
+        if end and (me.x, me.y) != (0, 0):
+            return Choice(end[0], f"Level 10 waits: {odds:.0%} against the boss, and nobody else is close")
         return go_home(ctx)
     return _plan(ctx)
 
 
 def boss_odds(ctx: Ctx) -> float:
-    """The hero's chance against the boss now, counting its one-shots and the table's likely cards."""
-    strength = hero_strength(ctx.t, ctx.me) + ctx.cached("boost", lambda: oneshot_boost(ctx))[0]
+    """The hero's chance against the boss now, counting its one-shots, its minus cards and the table's
+    likely cards."""
+    t, me = ctx.t, ctx.me
+    minus = sum(
+        -t.dxm[u].amount
+        for u in me.hand
+        if t.deck_of[u] == DXM and t.dxm[u].kind == "enhancer" and t.dxm[u].amount < 0
+    )
+    strength = hero_strength(t, me) + ctx.cached("boost", lambda: oneshot_boost(ctx))[0] + minus
     return p_win(round(strength - BOSS_LEVEL - expected_interference(ctx, boss=True)))
 
 
+def boss_cards(ctx: Ctx) -> int:
+    """Cards in hand that help against the boss (minus cards, bonus one-shots, dice tricks)."""
+    t = ctx.t
+    n = 0
+    for u in ctx.me.hand:
+        if t.deck_of[u] == DXM:
+            d = t.dxm[u]
+            n += (d.kind == "enhancer" and d.amount < 0) or d.kind == "dice"
+        elif t.deck_of[u] == TREASURE:
+            n += t.treasure[u].kind == "oneshot" and t.treasure[u].use == "bonus"
+    return n
+
+
 def rivals_close(ctx: Ctx) -> bool:
-    return any(h.level >= MAX_LEVEL - 1 for h in ctx.s.heroes if h.seat != ctx.seat)
+    """A rival one kill from the final fight (or in it) who still has a realistic way to get there."""
+    return any(
+        h.level >= MAX_LEVEL or (h.level >= MAX_LEVEL - 1 and hope(ctx, h.seat) >= RIVAL_HOPE)
+        for h in ctx.s.heroes
+        if h.seat != ctx.seat
+    )
 
 
 def _plan(ctx: Ctx) -> Choice | None:
@@ -726,7 +777,7 @@ def explore_ev(ctx: Ctx) -> float:
         else:
             v, _ = fight_ev(ctx, [d], ())
         total += v * count
-    ctx._explore = DXM_VALUE + total / n + ctx.p.explore_bias
+    ctx._explore = DXM_VALUE + total / n
     return ctx._explore
 
 
@@ -755,6 +806,7 @@ def _expected_interference(ctx: Ctx, boss: bool) -> float:
             continue
         cards = len(h.hand) * share
         want = 1.0 if boss else min(1.0, 1.6 * threat(s, h.seat, seat) - 0.3)
+        want *= hope(ctx, h.seat)
         e += cards * avg * max(0.0, want)
     return e * ctx.p.leader_fear
 
@@ -1069,6 +1121,7 @@ def interfere(ctx: Ctx, fv: FightView) -> Choice | None:
         if active.level + levels >= MAX_LEVEL:
             weight += TENTH_LEVEL - 1.0
         weight *= ctx.p.interfere
+    weight *= hope(ctx, ctx.seat)
     passes = ctx.has("pass")
     idle = Choice(passes[0], "") if passes else None
     if weight <= 0.05:
@@ -1137,6 +1190,7 @@ def dice_window(ctx: Ctx, fv: FightView, our_side: bool) -> Choice | None:
             levels = sum(d.levels for d in fv.foes)
             weight = threat(s, ctx.seat, c.active) * (levels + 0.3 * sum(d.treasures for d in fv.foes))
             weight *= ctx.p.interfere
+        weight *= hope(ctx, ctx.seat)
         sign = -1.0
     best: tuple[float, Choice] | None = None
     for a in dice_cards:
