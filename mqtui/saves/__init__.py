@@ -17,22 +17,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mqtui.paths import AUTOSAVE_SLOT, latest_autosave, saves_dir
 from mqtui.saves.autosave import AutoSaver
 from mqtui.saves.check import content_mismatch, first_difference, replay, validate, verify
 from mqtui.saves.codec import ActionBuffer, SaveError, decode, encode, encode_parts, encode_state, make_header
 from mqtui.saves.files import (
-    AUTOSAVE_SLOT,
     BACKUPS,
     SaveEntry,
     autosave_path,
     backup_path,
-    latest_autosave,
     list_saves,
     read,
     read_bytes,
     read_header,
     read_with_backups,
-    saves_dir,
     slot_path,
     write_atomic,
 )

@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from mqtui import paths
+from mqtui.paths import AUTOSAVE_SLOT, saves_dir
 from mqtui.saves.codec import SaveError, decode, decode_header, read_prefix
 from mqtui.saves.model import FORMAT, MAX_HEADER, PREFIX_SIZE, SUFFIX, Header, SaveData
 
@@ -204,29 +204,9 @@ def read_with_backups(path: Path | str) -> tuple[SaveData, Path, str]:
 # -- slots ------------------------------------------------------------------------------------------
 
 
-def saves_dir() -> Path:
-    """The user's save folder: ``data_dir()/saves`` ($MQTUI_DATA or ``--data-dir`` move it)."""
-    return paths.data_dir() / "saves"
-
-
-AUTOSAVE_SLOT = "autosave"
-
-
 def autosave_path(folder: Path | None = None) -> Path:
     """The default autosave file: ``autosave.mqsave`` in the save folder."""
     return slot_path(AUTOSAVE_SLOT, folder)
-
-
-def latest_autosave(folder: Path | None = None) -> Path | None:
-    """The newest readable-looking autosave (``autosave*.mqsave``), or None."""
-    folder = folder or saves_dir()
-    found = []
-    for p in folder.glob(f"{AUTOSAVE_SLOT}*{SUFFIX}"):
-        try:
-            found.append((p.stat().st_mtime, p))
-        except OSError:
-            continue
-    return max(found)[1] if found else None
 
 
 def slot_path(name: str, folder: Path | None = None) -> Path:

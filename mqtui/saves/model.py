@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from mqtui import paths
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.state import State
 
@@ -30,7 +31,7 @@ MAGIC = b"mqtui-save"
 PREFIX_SIZE = 32
 MAX_FILE = 8 * 1024 * 1024  # no save is ever this big; anything larger is refused unread
 MAX_HEADER = 64 * 1024
-SUFFIX = ".mqsave"
+SUFFIX = paths.SAVE_SUFFIX
 
 Name = Annotated[str, msgspec.Meta(max_length=64)]
 Word = Annotated[str, msgspec.Meta(max_length=32)]

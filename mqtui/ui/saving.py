@@ -17,22 +17,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mqtui import paths
+from mqtui.paths import latest_autosave as latest_autosave  # (re-exported for the screens)
+from mqtui.paths import saves_dir as saves_dir
 
 if TYPE_CHECKING:
     from mqtui.store import GameStore, LocalStore
 
-# The file names mqtui.saves uses (mqtui.saves.files: SUFFIX, AUTOSAVE_SLOT, saves_dir); repeated here
-# for the title screen's quick look, and checked against that module by the tests.
-SUFFIX = ".mqsave"
-AUTOSAVE_SLOT = "autosave"
+SUFFIX = paths.SAVE_SUFFIX
 
 
 class SaveFailed(Exception):
     """The game could not be saved or loaded; the message says why (one line)."""
-
-
-def saves_dir() -> Path:
-    return paths.data_dir() / "saves"
 
 
 def autosave_path() -> Path:
@@ -112,15 +107,6 @@ def stop_autosave(store: GameStore) -> None:
     if callable(close):
         with contextlib.suppress(Exception):
             close()
-
-
-def latest_autosave() -> Path | None:
-    """The newest autosave (as ``mqtui.saves.latest_autosave`` finds it), or None."""
-    found = []
-    for p in saves_dir().glob(f"{AUTOSAVE_SLOT}*{SUFFIX}"):
-        with contextlib.suppress(OSError):
-            found.append((p.stat().st_mtime, p))
-    return max(found)[1] if found else None
 
 
 def list_saves() -> list[tuple[Path, str]]:
