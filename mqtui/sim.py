@@ -89,6 +89,7 @@ def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
     done = [r for r in results if not r.error]
     wins = [0] * players
     wins_by_kind: dict[str, float] = {}
+    sole_by_kind: dict[str, int] = {}
     seats_by_kind: dict[str, int] = {}
     for r in done:
         for kind in r.bots:
@@ -97,6 +98,8 @@ def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
             wins[seat] += 1
             kind = r.bots[seat]
             wins_by_kind[kind] = wins_by_kind.get(kind, 0) + 1
+            if len(r.winners) == 1:
+                sole_by_kind[kind] = sole_by_kind.get(kind, 0) + 1
     rounds = [r.rounds for r in done]
     finished_rounds = [r.rounds for r in done if r.finished]
     times: dict[str, list[int]] = {}
@@ -114,11 +117,15 @@ def summarise(results: list[GameResult], seconds: float) -> dict[str, Any]:
         "games_per_s": round(len(results) / seconds, 3) if seconds else 0.0,
         "mean_rounds": round(statistics.fmean(rounds), 2) if rounds else 0.0,
         "median_rounds": statistics.median(rounds) if rounds else 0,
-        "wins": wins,
+        "wins": wins,  # a boss won together is a win for every hero on the winning side
+        "shared_wins": sum(len(r.winners) > 1 for r in done),  # games won by more than one hero
         "win_rate_by_seat": [round(w / len(done), 3) if done else 0.0 for w in wins],
         "win_rate_by_kind": {
             k: round(wins_by_kind.get(k, 0) / n, 3) for k, n in sorted(seats_by_kind.items())
         },  # wins per seat-game of that kind
+        "sole_win_rate_by_kind": {
+            k: round(sole_by_kind.get(k, 0) / n, 3) for k, n in sorted(seats_by_kind.items())
+        },  # ... counting only games won alone
         "rounds_finished": {
             "mean": round(statistics.fmean(finished_rounds), 2) if finished_rounds else 0.0,
             "median": statistics.median(finished_rounds) if finished_rounds else 0,

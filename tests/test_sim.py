@@ -9,7 +9,7 @@ import pytest
 from mqtui.cli import main
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
-from mqtui.sim import play_game, run, seat_kinds, summarise
+from mqtui.sim import GameResult, play_game, run, seat_kinds, summarise
 
 REPORT_KEYS = {
     "games",
@@ -86,3 +86,17 @@ def test_cli_sim_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_sim_rejects_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--games", "1", "--bots", "genius"]) == 2
     assert "--bots" in capsys.readouterr().err
+
+
+def test_a_boss_won_together_counts_for_both_but_not_as_a_sole_win() -> None:
+    bots = ("hard", "normal")
+    results = [
+        GameResult(seed=1, bots=bots, finished=True, winners=[0, 1]),
+        GameResult(seed=2, bots=bots, finished=True, winners=[0]),
+        GameResult(seed=3, bots=bots, finished=True, winners=[1]),
+    ]
+    report = summarise(results, 1.0)
+    assert report["wins"] == [2, 2]
+    assert report["shared_wins"] == 1
+    assert report["win_rate_by_kind"] == {"hard": round(2 / 3, 3), "normal": round(2 / 3, 3)}
+    assert report["sole_win_rate_by_kind"] == {"hard": round(1 / 3, 3), "normal": round(1 / 3, 3)}
