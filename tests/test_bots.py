@@ -14,12 +14,13 @@ import pytest
 from mqtui.bots import BOT_KINDS, Choice, make_bot
 from mqtui.bots.hard import HardBot
 from mqtui.bots.knowledge import sample_state, unseen_cards, visible_cards
-from mqtui.bots.normal import NormalBot
+from mqtui.bots.normal import Ctx, NormalBot, Params, build, decide, distance_home, quick_plays
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
 from mqtui.engine.content import load_content
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import (
+    ACT,
     CHARITY,
     HIDDEN,
     INVITE,
@@ -319,3 +320,37 @@ def test_normal_bot_lets_the_leader_through_once_it_cannot_win_itself(engine: En
         room.searched = 2
     choice = ask(engine, NormalBot(1), s)
     assert choice.action.kind == "pass"
+
+
+def test_hard_bot_plays_a_moves_card_to_reach_the_boss_the_turn_it_hits_level_10(engine: Engine) -> None:
+    """A Level 10 hero that cannot reach the Entrance this turn is open to the others' curses for a
+    round; the hard bot's dash plays a Moves card that brings the Entrance in reach (the normal bot
+    does not)."""
+    t = engine.cards
+    rush = next(u for u in range(len(t.names)) if t.deck_of[u] == DXM and t.dxm[u].id == "caffeine-rush")
+    for s in positions(engine, range(120, 200), every=3, drivers="normal"):
+        f = s.frames[-1] if s.frames else None
+        if f is None or f.kind != ACT or s.combat is not None or f.seat != s.active:
+            continue
+        me = s.heroes[s.active]
+        if me.dead or me.explored or me.moved:
+            continue
+        s.monsters = []  # nothing in the way
+        me.level = 10
+        need = distance_home(Ctx(t, s, me.seat, [], Params()))
+        if need != 3:
+            continue
+        me.moves = 1
+        me.moved = True  # (no spend-all)
+        me.hand.append(rush)
+        legal = list(engine.legal(s, me.seat))
+        ctx = Ctx(t, s, me.seat, legal, Params())
+        if build(ctx) is not None or quick_plays(ctx) is not None:
+            continue  # gear to sort out or a card to play first
+        dash = decide(t, s, me.seat, legal, Params(boss_ready=0.0, dash=True))
+        assert (dash.action.kind, dash.action.a) == ("play", rush)
+        assert "reach the Entrance this turn" in dash.why
+        plain = decide(t, s, me.seat, legal, Params(boss_ready=0.0))
+        assert plain.action.a != rush
+        return
+    raise AssertionError("no position three Moves from the Entrance found")

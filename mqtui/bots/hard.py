@@ -80,7 +80,7 @@ class HardBot:
         self.steps = steps  # rollout budget per decision, in steps (see STEP_COST)
         self.samples = samples  # most samples per decision
         self.deadline = deadline_ms / 1000
-        self.params = params or Params(interfere=0.3)  # its own small decisions: a thrifty normal
+        self.params = params or Params(interfere=0.3, dash=True)  # its own small decisions: a thrifty normal
         self.model = Params()  # what it expects of everyone else: the normal bot
         self.margin = 0.05  # least mean gain (level units) for overriding the normal choice
         self.z = 1.0  # ... and at least this many standard errors

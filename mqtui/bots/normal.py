@@ -108,6 +108,7 @@ class Params:
     leader_fear: float = 1.0  # how much interference the bot expects when it leads
     curse_floor: float = 0.15  # least value (to the bot) for playing a curse at once
     boss_ready: float = 0.7  # at Level 10, gather strength until the boss odds reach this (0: go at once)
+    dash: bool = False  # keep Moves cards from Level 8 on, for reaching the Entrance the turn it hits 10
 
 
 @dataclass
@@ -497,7 +498,7 @@ def plan(ctx: Ctx) -> Choice | None:
         # gathers strength (and cards for the fight) until the odds are good or it holds three such cards
         odds = boss_odds(ctx) if ctx.p.boss_ready else 1.0
         if odds >= ctx.p.boss_ready or rivals_close(ctx) or boss_cards(ctx) >= 3 or ctx.s.round > 40:
-            return go_home(ctx)
+            return (final_dash(ctx) if ctx.p.dash else None) or go_home(ctx)
         gather = _plan(ctx)
         if gather is not None and gather.action.kind in ("move", "search", "pickup", "deal", "challenge"):
             return Choice(gather.action, f"{gather.why}: gathering strength before the final fight")
@@ -570,20 +571,47 @@ def _needed(ctx: Ctx, a: Action) -> int:
     return ctx.t.content.tables.move_cost.get(kind or "", 3) + leave_cost(ctx, (ctx.me.x, ctx.me.y))
 
 
+def moves_cards(ctx: Ctx) -> list[tuple[int, Action]]:
+    """The Moves cards the hero can play now, with the Moves each gives."""
+    t = ctx.t
+    out: list[tuple[int, Action]] = []
+    for a in ctx.has("play"):
+        if t.deck_of[a.a] == DXM and t.dxm[a.a].kind == "moves":
+            out.append((t.dxm[a.a].amount, a))
+        elif t.deck_of[a.a] == TREASURE and t.treasure[a.a].use == "moves":
+            out.append((t.treasure[a.a].amount, a))
+    return out
+
+
+def final_dash(ctx: Ctx) -> Choice | None:
+    """Level 10 and the Entrance out of reach this turn: play Moves cards if they bring it in reach, so
+    the others get no turn to curse the hero back down."""
+    me = ctx.me
+    if me.explored or (me.x, me.y) == (0, 0):
+        return None
+    need = distance_home(ctx)
+    if need <= me.moves or need >= 99:
+        return None
+    cards = moves_cards(ctx)
+    if cards and me.moves + sum(n for n, _ in cards) >= need:
+        n, a = max(cards, key=lambda c: c[0])
+        return Choice(a, f"plays {ctx.t.names[a.a]} (+{n} Moves) to reach the Entrance this turn")
+    return None
+
+
 def more_moves(ctx: Ctx) -> Choice | None:
     """Play a Moves card when the hero is out of Moves but a goal is in reach."""
-    t, me = ctx.t, ctx.me
+    me = ctx.me
     if me.moves > 0 or me.explored:
         return None
-    for a in ctx.has("play"):
-        if t.deck_of[a.a] == DXM and t.dxm[a.a].kind != "moves":
-            continue
-        if t.deck_of[a.a] == TREASURE and t.treasure[a.a].use != "moves":
-            continue
-        # worth it if the room here still offers something
-        room = room_at(ctx.s, me.x, me.y)
-        if room is not None and (room.piles or (room.room != ENTRANCE and room.searched < 2)):
-            return Choice(a, f"plays {t.names[a.a]} for more Moves")
+    if ctx.p.dash and me.level >= MAX_LEVEL - 2:
+        return None  # kept for the dash to the Entrance
+    cards = moves_cards(ctx)
+    room = room_at(ctx.s, me.x, me.y)
+    # worth it if the room here still offers something
+    if cards and room is not None and (room.piles or (room.room != ENTRANCE and room.searched < 2)):
+        a = cards[0][1]
+        return Choice(a, f"plays {ctx.t.names[a.a]} for more Moves")
     return None
 
 
