@@ -326,6 +326,7 @@ def test_hard_bot_plays_a_moves_card_to_reach_the_boss_the_turn_it_hits_level_10
     """A Level 10 hero that cannot reach the Entrance this turn is open to the others' curses for a
     round; the hard bot's dash plays a Moves card that brings the Entrance in reach (the normal bot
     does not)."""
+    assert HardBot().params.dash and not NormalBot().params.dash
     t = engine.cards
     rush = next(u for u in range(len(t.names)) if t.deck_of[u] == DXM and t.dxm[u].id == "caffeine-rush")
     for s in positions(engine, range(120, 200), every=3, drivers="normal"):
