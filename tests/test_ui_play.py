@@ -4,9 +4,12 @@ the monster phase, and the hot-seat hand-off that hides the previous hand."""
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher
 from ui_helpers import add_monster, add_room, empty_hands, give, hero, local_app, make_app, settle, store_for
 
+from mqtui.store import LocalStore
+from mqtui.ui.app import MQApp
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.handoff import HandoffScreen
@@ -27,6 +30,14 @@ def fight_position(players=(("Ann", "human"), ("Bob", "random"))):
     add_room(store, "hall-of-mirrors", 0, -1)
     add_monster(store, "skeleton-intern", 0, -1, "red")
     return store
+
+
+async def walk_into_the_fight(pilot: Pilot[object], app: MQApp, store: LocalStore) -> None:
+    """Ann walks north into the monster's room (see ``fight_position``): the fight starts."""
+    await settle(pilot, app)
+    await pilot.press("shift+up")
+    await settle(pilot, app)
+    assert store.state.combat is not None
 
 
 def hand_option(hand: CardList, uid: int) -> int:
@@ -82,10 +93,7 @@ async def test_helper_invitation_hot_seat() -> None:
     store.state.forced = [6, 1]
     app = make_app(store, auto_pass=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("shift+up")
-        await settle(pilot, app)
-        assert store.state.combat is not None
+        await walk_into_the_fight(pilot, app, store)
         await pilot.press("v")  # ask for help: which terms?
         assert isinstance(app.screen, ChooseAction)
         labels = [label for label, _ in app.screen.choices]
@@ -119,9 +127,7 @@ async def test_thrown_item_from_the_next_room() -> None:
     store.state.forced = [6, 1]
     app = make_app(store, auto_pass=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("shift+up")
-        await settle(pilot, app)
+        await walk_into_the_fight(pilot, app, store)
         await pilot.press("space")  # Ann passes; Bob (in the Entrance, next door) may throw
         await settle(pilot, app)
         assert isinstance(app.screen, HandoffScreen)
@@ -291,10 +297,7 @@ async def test_auto_pass_only_when_the_settings_say_so(auto_pass: bool) -> None:
     store.state.forced = [6, 1]
     app = make_app(store, auto_pass=auto_pass)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("shift+up")
-        await settle(pilot, app)
-        assert store.state.combat is not None
+        await walk_into_the_fight(pilot, app, store)
         await pilot.press("space")  # Ann passes
         await settle(pilot, app)
         if auto_pass:
