@@ -13,7 +13,7 @@ import pytest
 
 from mqtui.bots import BOT_KINDS, Choice, make_bot
 from mqtui.bots.hard import HardBot
-from mqtui.bots.knowledge import sample_state, unseen_cards, visible_cards
+from mqtui.bots.knowledge import HAND_ODDS, card_sort, sample_state, unseen_cards, visible_cards
 from mqtui.bots.normal import Ctx, NormalBot, Params, build, decide, distance_home, quick_plays
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
 from mqtui.engine.content import load_content
@@ -168,20 +168,46 @@ def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
     assert checked >= 100
 
 
-def test_a_sampled_state_looks_exactly_like_the_view(engine: Engine) -> None:
+@pytest.mark.parametrize("odds", [None, HAND_ODDS], ids=["uniform", "hand-odds"])
+def test_a_sampled_state_looks_exactly_like_the_view(engine: Engine, odds: dict[str, float] | None) -> None:
     rnd = random.Random(5)
     t = engine.cards
     everything = sorted(range(len(t.deck_of)))
     for s in positions(engine, range(70, 73), every=25, drivers="normal"):
         seat = engine.deciding(s)
         view = view_for(s, seat)
-        sample = sample_state(t, view, seat, rnd)
+        sample = sample_state(t, view, seat, rnd, odds)
         assert msgspec.msgpack.encode(view_for(sample, seat)) == msgspec.msgpack.encode(view)
         assert sorted(_all_cards(sample)) == everything  # every card exactly once
         for deck, pile in ((DXM, sample.dxm), (TREASURE, sample.treasure), (MONSTER, sample.monster_deck)):
             assert all(t.deck_of[u] == deck for u in pile)
         # what the seat sees is never resampled
         assert not visible_cards(view, seat) & set(unseen_cards(t, view, seat)[DXM])
+
+
+def test_hand_odds_deal_what_players_really_hold(engine: Engine) -> None:
+    """Players belt one-shots at once and keep dice tricks: dealt with HAND_ODDS, sampled hands hold
+    fewer one-shots and more dice cards than a uniform deal gives them (and the piles the rest)."""
+    t = engine.cards
+    s = next(s for s in positions(engine, range(80, 90), every=40, drivers="normal") if s.round >= 3)
+    seat = engine.deciding(s)
+    view = view_for(s, seat)
+    counts = {}
+    for odds in (None, HAND_ODDS):
+        rnd = random.Random(9)
+        held: dict[str, int] = {"oneshot": 0, "dice": 0}
+        for _ in range(300):
+            sample = sample_state(t, view, seat, rnd, odds)
+            for h in sample.heroes:
+                if h.seat != seat:
+                    for u in h.hand:
+                        sort = card_sort(t, u)
+                        if sort in held:
+                            held[sort] += 1
+        counts[odds is None] = held
+    uniform, weighted = counts[True], counts[False]
+    assert weighted["oneshot"] < 0.5 * uniform["oneshot"]
+    assert weighted["dice"] > uniform["dice"]
 
 
 def _all_cards(s: State) -> list[int]:

@@ -20,7 +20,7 @@ import zlib
 
 from mqtui.bots import Choice
 from mqtui.bots.eval import position_score
-from mqtui.bots.knowledge import sample_state
+from mqtui.bots.knowledge import HAND_ODDS, sample_state
 from mqtui.bots.normal import (
     Ctx,
     Params,
@@ -185,7 +185,7 @@ class HardBot:
         spent = 0
         n = 0
         while n < self.samples and spent < self.steps:
-            sample = sample_state(t, view, seat, rnd)
+            sample = sample_state(t, view, seat, rnd, HAND_ODDS)
             for i, choice in enumerate(candidates):
                 s = copy_state(sample)
                 sim.apply(s, choice.action)

@@ -4,11 +4,17 @@ A view (:func:`mqtui.engine.view.view_for`) hides other players' hands, the draw
 and the connection bag. Every card not visible anywhere in the view is *unseen*; :func:`sample_state`
 deals the unseen cards of each deck back into the hidden places at random (with the bot's own RNG) and
 gives the copy a fresh generator, so the engine can play on from it. Nothing here reads a full state.
+
+Not every unseen card is as likely to be in a hand as in a draw pile: players belt one-shots and play
+Level cards at once, and keep dice tricks and plus cards for others' fights. ``HAND_ODDS`` says how
+much likelier each sort of card is to be held than drawn next, as measured over normal bots' games
+(``bench/hands.py``); ``sample_state(..., hand_odds=HAND_ODDS)`` deals hands with those odds.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.game import copy_state
@@ -53,20 +59,62 @@ def unseen_cards(t: CardTable, view: State, seat: int) -> dict[str, list[int]]:
     return out
 
 
-def sample_state(t: CardTable, view: State, seat: int, rnd: random.Random) -> State:
+# how much likelier a card of each sort is to be in a hand than in its draw pile (bench/hands.py)
+HAND_ODDS: dict[str, float] = {
+    "enhancer+": 1.3,
+    "enhancer-": 1.25,
+    "dice": 1.55,
+    "dungeon": 1.15,
+    "moves": 0.65,
+    "level": 0.5,
+    "wandering": 0.7,
+    "super_munchkin": 0.3,
+    "half_breed": 0.3,
+    "equipment": 1.4,
+    "oneshot": 0.15,
+    "treasure-level": 0.75,
+}
+
+
+def card_sort(t: CardTable, uid: int) -> str:
+    """The sort of card ``HAND_ODDS`` is keyed by (DxM kind, plus/minus for enhancers, Treasure kind)."""
+    if t.deck_of[uid] == DXM:
+        d = t.dxm[uid]
+        return d.kind + ("+" if d.amount > 0 else "-") if d.kind == "enhancer" else d.kind
+    kind = t.treasure[uid].kind
+    return "treasure-level" if kind == "level" else kind
+
+
+def _deal_order(t: CardTable, cards: list[int], rnd: random.Random, odds: Mapping[str, float] | None) -> None:
+    """Put ``cards`` in a random order, those likelier to be held first (weighted sampling without
+    replacement: Efraimidis and Spirakis' keys u ** (1 / w))."""
+    rnd.shuffle(cards)
+    if odds:
+        keys = {u: rnd.random() ** (1.0 / odds.get(card_sort(t, u), 1.0)) for u in cards}
+        cards.sort(key=lambda u: -keys[u])
+
+
+def sample_state(
+    t: CardTable, view: State, seat: int, rnd: random.Random, hand_odds: Mapping[str, float] | None = None
+) -> State:
     """A full state consistent with ``view``: hidden cards dealt from the unseen ones, fresh dice.
 
     Other hands get a random mix of unseen DxM and Treasure cards in the proportions the deck sizes
-    imply (cards of a REWARD frame being shared out stay Treasure cards); the draw piles get the rest.
+    imply (cards of a REWARD frame being shared out stay Treasure cards), each sort of card weighted by
+    ``hand_odds`` if given; the draw piles get the rest, shuffled.
     """
     s = copy_state(view)
     unseen = unseen_cards(t, view, seat)
     dxm, treasure = unseen[DXM], unseen[TREASURE]
-    rnd.shuffle(dxm)
-    rnd.shuffle(treasure)
+    _deal_order(t, dxm, rnd, hand_odds)
+    _deal_order(t, treasure, rnd, hand_odds)
     # the draw piles hold exactly len(pile) cards of their own deck; the rest sit in other hands
     n_dxm_hands = max(0, len(dxm) - len(view.dxm))
     n_tr_hands = max(0, len(treasure) - len(view.treasure))
+    if hand_odds:
+        # the pile part in its own random order, not by weight
+        dxm[n_dxm_hands:] = rnd.sample(dxm[n_dxm_hands:], len(dxm) - n_dxm_hands)
+        treasure[n_tr_hands:] = rnd.sample(treasure[n_tr_hands:], len(treasure) - n_tr_hands)
     s.dxm = dxm[n_dxm_hands : n_dxm_hands + len(view.dxm)]
     s.treasure = treasure[n_tr_hands : n_tr_hands + len(view.treasure)]
     to_hands_dxm = dxm[:n_dxm_hands]
