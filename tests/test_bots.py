@@ -64,7 +64,9 @@ def positions(engine: Engine, seeds: range, every: int, drivers: str = "random")
 
 
 def quick_hard(seed: int) -> HardBot:
-    return HardBot(seed, steps=40, samples=2)
+    # a small step budget; the wall-clock guard out of the way, so a loaded machine cannot cut a
+    # decision short and make it differ
+    return HardBot(seed, steps=40, samples=2, deadline_ms=60_000)
 
 
 def ask(engine: Engine, bot: object, s: State) -> Choice:
