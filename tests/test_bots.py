@@ -350,6 +350,32 @@ def test_normal_bot_lets_the_leader_through_once_it_cannot_win_itself(engine: En
     assert choice.action.kind == "pass"
 
 
+def test_hard_bot_looks_ahead_on_dice_tricks_after_the_roll(engine: Engine) -> None:
+    """After the roll the dice are known: the hard bot plays each dice trick out on them (the normal
+    bot only asks whether one flips the result)."""
+    t = engine.cards
+    crooked = t.by_id["crooked-die"][0]
+    for s in positions(engine, range(200, 260), every=2, drivers="normal"):
+        f = s.frames[-1] if s.frames else None
+        if f is None or f.kind != WINDOW or f.stage != "post":
+            continue
+        seat = f.seat
+        s.heroes[seat].hand.append(crooked)
+        legal = list(engine.legal(s, seat))
+        dice = [a for a in legal if a.kind == "dice" and a.a == crooked]
+        if not dice:
+            continue
+        bot = quick_hard(1)
+        view = view_for(s, seat)
+        base = decide(t, view, seat, legal, bot.params)
+        menu = [c.action for c in bot.candidates(engine, view, seat, legal, base)]
+        assert set(dice) <= set(menu)
+        assert any(a.kind == "pass" for a in menu)
+        assert bot.choose(engine, view, seat, legal).action in legal
+        return
+    raise AssertionError("no dice window found")
+
+
 def test_hard_bot_plays_a_moves_card_to_reach_the_boss_the_turn_it_hits_level_10(engine: Engine) -> None:
     """A Level 10 hero that cannot reach the Entrance this turn is open to the others' curses for a
     round; the hard bot's dash plays a Moves card that brings the Entrance in reach (the normal bot

@@ -1,7 +1,7 @@
 """The hard bot: the normal bot's judgement, checked by looking ahead on the big decisions.
 
 For a big decision (walk into a fight or explore or not, interfere or not, help or not, whom to invite
-on what terms) it takes a few candidate actions (the normal bot's choice among them), samples full
+on what terms, a dice trick after the roll) it takes a few candidate actions (the normal bot's choice among them), samples full
 states consistent with its view (:func:`mqtui.bots.knowledge.sample_state`: hidden hands and decks
 dealt from the unseen cards), plays each candidate on each sample with every seat following the normal
 policy until the fight is over and the acting hero has its next free decision, and scores the result
@@ -164,6 +164,13 @@ class HardBot:
             for a in _invite_menu(invites):
                 add(a)
             return out[:9]
+        if f.kind == WINDOW and f.stage == "post":
+            # after the roll: each dice trick, played out on the dice as they lie
+            if any(a.kind == "dice" for a in legal):
+                for a in legal:
+                    if a.kind in ("pass", "dice"):
+                        add(a)
+            return out
         if f.kind == INVITE:
             for a in legal:
                 add(a)
