@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from mqtui.bots import BOT_KINDS, Choice, make_bot
+from mqtui.bots.eval import position_score
 from mqtui.bots.hard import HardBot
 from mqtui.bots.knowledge import HAND_ODDS, card_sort, sample_state, unseen_cards, visible_cards
 from mqtui.bots.normal import Ctx, NormalBot, Params, build, decide, distance_home, quick_plays
@@ -374,6 +375,27 @@ def test_hard_bot_looks_ahead_on_dice_tricks_after_the_roll(engine: Engine) -> N
         assert bot.choose(engine, view, seat, legal).action in legal
         return
     raise AssertionError("no dice window found")
+
+
+def test_the_hard_bot_values_its_fight_cards_above_their_face_value(engine: Engine) -> None:
+    """Plus, minus and dice cards in the hard bot's own hand count double in its look-ahead's score, so
+    it spends them only where the gain is clear; other cards count at face value."""
+    t = engine.cards
+    s = new_game(engine, 11)
+    hero = s.heroes[0]
+    plus = t.by_id["backup-dancers"][0]
+    level = next(u for u in t.uids(DXM) if t.dxm[u].kind == "level")
+    hero.hand = []
+    bare = position_score(t, s, 0)
+
+    def worth(card: int, hoard: float) -> float:
+        hero.hand = [card]
+        return position_score(t, s, 0, hoard) - bare
+
+    assert worth(plus, 1.0) > 0
+    assert worth(plus, 2.0) == pytest.approx(2 * worth(plus, 1.0))
+    assert worth(level, 2.0) == pytest.approx(worth(level, 1.0))
+    assert HardBot().hoard == 2.0
 
 
 def test_hard_bot_plays_a_moves_card_to_reach_the_boss_the_turn_it_hits_level_10(engine: Engine) -> None:

@@ -209,9 +209,10 @@ def life_value(life: int) -> float:
     return LIFE_VALUE[min(max(life, 0), len(LIFE_VALUE) - 1)]
 
 
-def hero_value(t: CardTable, s: State, hero: Hero, own: bool = True) -> float:
-    """A hero's position in level units. ``own``: the hand is visible (else each card counts as average)."""
-    loadout, lscore = best_loadout(t, hero, [*hero.equipped, *hero.backpack]) if True else (frozenset(), 0.0)
+def hero_value(t: CardTable, s: State, hero: Hero, own: bool = True, hoard: float = 1.0) -> float:
+    """A hero's position in level units. ``own``: the hand is visible (else each card counts as average);
+    ``hoard`` weighs the plus/minus and dice cards in it."""
+    loadout, lscore = best_loadout(t, hero, [*hero.equipped, *hero.backpack])
     v = float(hero.level) + GEAR_VALUE * gear_score(t, hero) + 0.1 * max(0.0, lscore - gear_score(t, hero))
     if hero.level >= MAX_LEVEL:
         v += 1.0 - 0.08 * abs(hero.x) - 0.08 * abs(hero.y)
@@ -225,7 +226,8 @@ def hero_value(t: CardTable, s: State, hero: Hero, own: bool = True) -> float:
     if own:
         for uid in hero.hand:
             if uid >= 0:
-                v += card_value(t, hero, uid, loadout)
+                keep = hoard if t.deck_of[uid] == DXM and t.dxm[uid].kind in ("enhancer", "dice") else 1.0
+                v += card_value(t, hero, uid, loadout) * keep
             else:
                 v += 0.35
     else:
@@ -234,13 +236,14 @@ def hero_value(t: CardTable, s: State, hero: Hero, own: bool = True) -> float:
     return v
 
 
-def position_score(t: CardTable, s: State, seat: int) -> float:
+def position_score(t: CardTable, s: State, seat: int, hoard: float = 1.0) -> float:
     """How good the position is for ``seat``: its value against its strongest opponents, in level units.
 
-    A won game is worth a lot; otherwise opponents near Level 10 count heavily against the seat."""
+    A won game is worth a lot; otherwise opponents near Level 10 count heavily against the seat.
+    ``hoard`` weighs the seat's own fight cards (see :func:`hero_value`)."""
     if s.winners:
         return 50.0 if seat in s.winners else -50.0
-    me = hero_value(t, s, s.heroes[seat], own=True)
+    me = hero_value(t, s, s.heroes[seat], own=True, hoard=hoard)
     others = sorted((hero_value(t, s, h, own=False) for h in s.heroes if h.seat != seat), reverse=True)
     if not others:
         return me

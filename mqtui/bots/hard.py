@@ -1,12 +1,14 @@
 """The hard bot: the normal bot's judgement, checked by looking ahead on the big decisions.
 
 For a big decision (walk into a fight or explore or not, interfere or not, help or not, whom to invite
-on what terms, a dice trick after the roll) it takes a few candidate actions (the normal bot's choice among them), samples full
-states consistent with its view (:func:`mqtui.bots.knowledge.sample_state`: hidden hands and decks
-dealt from the unseen cards), plays each candidate on each sample with every seat following the normal
-policy until the fight is over and the acting hero has its next free decision, and scores the result
-with :func:`mqtui.bots.eval.position_score`. Every candidate sees the same samples (common random
-numbers); the best mean wins. Small decisions go to the normal policy.
+on what terms, a dice trick after the roll) it takes a few candidate actions (the normal bot's choice
+among them), samples full states consistent with its view (:func:`mqtui.bots.knowledge.sample_state`:
+hidden hands and decks dealt from the unseen cards, with the odds ``HAND_ODDS`` of each sort of card
+being held rather than drawn next), plays each candidate on each sample with every seat following the
+normal policy until the fight is over and the acting hero has its next free decision, and scores the
+result with :func:`mqtui.bots.eval.position_score`, its own fight cards counted double (``hoard``).
+Every candidate sees the same samples (common random numbers); the best mean wins. Small decisions go
+to the normal policy.
 
 The work is measured in rollout steps, not seconds, so a decision depends only on the view and the
 seed; a wall-clock deadline (``deadline_ms``) only guards against pathological positions.
@@ -85,6 +87,7 @@ class HardBot:
         self.margin = 0.05  # least mean gain (level units) for overriding the normal choice
         self.z = 1.0  # ... and at least this many standard errors
         self.z_act = 1.5  # (stricter in the action phase, where the look-ahead is shortest-sighted)
+        self.hoard = 2.0  # worth of plus/minus and dice cards in its own hand: they win fights to come
         self._sims: dict[int, RolloutEngine] = {}
         self.last_samples = 0  # how many samples the last decision used (for the benchmarks)
 
@@ -197,7 +200,7 @@ class HardBot:
                 s = copy_state(sample)
                 sim.apply(s, choice.action)
                 spent += 1 + self._rollout(sim, s, seat, turn)
-                scores[i].append(position_score(t, s, seat))
+                scores[i].append(position_score(t, s, seat, self.hoard))
             n += 1
             if time.perf_counter() - started > self.deadline:
                 break
