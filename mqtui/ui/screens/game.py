@@ -24,6 +24,7 @@ from mqtui.engine.actions import Action, IllegalAction
 from mqtui.engine.state import ACT
 from mqtui.store import HUMAN, GameStore, Snapshot
 from mqtui.ui.describe import DIR_NAMES, labelled, prompt
+from mqtui.ui.ending import deciding_fight, timeline_of, with_final_fight
 from mqtui.ui.messages import (
     ActionChosen,
     ActionsOffered,
@@ -69,6 +70,7 @@ class GameScreen(Screen[None]):
 
     # In the footer's order: what a newcomer needs first (an 80-column footer cannot show them all).
     BINDINGS = [
+        Binding("enter", "results", "Results", id="game.results", priority=True),
         Binding("space", "step('done')", "Ready", id="game.done"),
         Binding("space", "step('end')", "End phase", id="game.end"),
         Binding("space", "step('pass')", "Pass", id="game.pass"),
@@ -123,6 +125,7 @@ class GameScreen(Screen[None]):
         self._over_shown = False
         self._turn_key: tuple[int, int] | None = None
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
+        self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -243,6 +246,10 @@ class GameScreen(Screen[None]):
             await self.perform(current.legal[0])
 
     def _show(self, snap: Snapshot) -> None:
+        if snap.over:  # the deciding fight stays on screen, its cards and dice, until Enter
+            if self._final is None:
+                self._final = (deciding_fight(timeline_of(self.store)),)
+            snap = with_final_fight(snap, self._final[0])
         if snap.legal and not self._plays(snap.seat):
             snap = dataclasses.replace(snap, legal=())  # watching a computer player: nothing to press
         self._shown_seat = snap.seat
@@ -265,7 +272,8 @@ class GameScreen(Screen[None]):
             self._turn_key = turn
         if snap.over and not self._over_shown:
             self._over_shown = True
-            self.call_later(self._game_over, snap)
+            won = " and ".join(view.heroes[w].name for w in view.winners) or "Nobody"
+            self.notify(f"{won} won the game! Enter: the results.", title="Game over", timeout=30)
         elif (
             self.auto_pass
             and snap.deciding == snap.seat
@@ -273,6 +281,15 @@ class GameScreen(Screen[None]):
             and self.seats[snap.seat].kind == HUMAN
         ):
             self.call_later(self._auto_pass, snap)
+
+    @property
+    def final_fight(self) -> Any:
+        """A finished game: the whole state just before its deciding fight was decided (or None)."""
+        return self._final[0] if self._final else None
+
+    def action_results(self) -> None:
+        if self.snapshot is not None and self.snapshot.over:
+            self._game_over(self.snapshot)
 
     def _back_to_map(self) -> None:
         if not self._fighting:
@@ -345,6 +362,8 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         legal = self._legal()
+        if action == "results":
+            return self.snapshot is not None and self.snapshot.over
         if action == "step":
             return any(a.kind == parameters[0] for a in legal)
         if action == "go":
