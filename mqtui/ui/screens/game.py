@@ -289,6 +289,7 @@ class GameScreen(Screen[None]):
 
     def action_results(self) -> None:
         if self.snapshot is not None and self.snapshot.over:
+            self.app.clear_notifications()
             self._game_over(self.snapshot)
 
     def _back_to_map(self) -> None:
