@@ -44,6 +44,16 @@ async def wait_for(pilot, test, rounds: int = 50) -> None:  # type: ignore[no-un
     assert test()
 
 
+async def open_replay(pilot, app: MQApp, first: str, then: type) -> ReplayScreen:  # type: ignore[no-untyped-def]
+    """Press ``first`` (which opens a ``then`` screen), then ``r``: the replay view."""
+    await pilot.press(first)
+    await wait_for(pilot, lambda: isinstance(app.screen, then))
+    await pilot.press("r")
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+    assert isinstance(app.screen, ReplayScreen)
+    return app.screen
+
+
 async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24() -> None:
     store = game_until(-1)
     app = local_app(store)
@@ -83,12 +93,7 @@ async def test_replay_from_the_game_over_screen_steps_through_the_game() -> None
     app = local_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        replay = app.screen
-        assert isinstance(replay, ReplayScreen)
+        replay = await open_replay(pilot, app, "enter", GameOverScreen)
         t = replay.timeline
         assert replay.at == t.last and replay.eyes == OPEN  # a finished game: every hand open
         assert replay.snapshot.view.heroes[1].hand == t.state(t.last).heroes[1].hand
@@ -126,12 +131,7 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
     app = MQApp(settings=Settings(auto_pass=False), save_settings_file=False, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("l")
-        await wait_for(pilot, lambda: isinstance(app.screen, LoadDialog))
-        await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        replay = app.screen
-        assert isinstance(replay, ReplayScreen)
+        replay = await open_replay(pilot, app, "l", LoadDialog)
         assert replay.eyes == 0 and replay.at == 300
         for at in (300, 150, 20):
             replay._go(at)

@@ -148,7 +148,8 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         for wid in ("#map", "#hand"):
             self.query_one(wid).can_focus = False  # the arrow keys step through the game
-        self.query_one("#map").border_title = "Map"
+        packs = self.timeline.packs
+        self.query_one("#map").border_title = "Map" + (f" · packs: {', '.join(packs)}" if packs else "")
         self.query_one("#rlog").border_title = "Log"
         self.query_one("#combat").border_title = "Combat"
         self.query_one("#rlog").focus()
