@@ -139,6 +139,20 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
             view = replay.snapshot.view
             assert all(set(h.hand) <= {HIDDEN} for h in view.heroes[1:])
             assert not any("sees:" in line for line in replay.snapshot.log)
+        # another seat's card actions are named by their kind only on the "where" line
+        t = replay.timeline
+        theirs = [
+            i
+            for i in range(1, 301)
+            if t.action(i).seat != 0 and t.action(i).kind in ("equip", "give", "belt")
+        ]
+        assert theirs
+        for i in theirs[:5]:
+            replay._go(i)
+            await pilot.pause()
+            name = t.engine.cards.names[t.action(i).a]
+            where = str(replay.query_one("#where").render())
+            assert name not in where and f": {t.action(i).kind}" in where
         await pilot.press("v")  # no other eyes for a game that is still going on
         assert replay.eyes == 0
         await pilot.press("escape")

@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import ContentSwitcher, Input, Label, Static
 
+from mqtui.engine.actions import SPECS
 from mqtui.store import HUMAN, Snapshot
 from mqtui.timeline import Timeline
 from mqtui.ui.describe import action_label
@@ -180,11 +181,12 @@ class ReplayScreen(Screen[None]):
         action = t.action(self.at)
         if action is None:
             did = "the start"
-        elif self.eyes == OPEN:
-            before = t.snapshot(self.at - 1, action.seat, True)
+        elif self.eyes in (OPEN, action.seat) or not any(a.startswith("card") for a in SPECS[action.kind]):
+            open_hands = self.eyes == OPEN
+            before = t.snapshot(self.at - 1, action.seat if open_hands else self.eyes, open_hands)
             did = action_label(action, before, t.engine.cards, short=True)
             did = f"{view.heroes[action.seat].name}: {did}"
-        else:  # the kind only: the log says what this seat saw of it
+        else:  # another seat's card: the kind only (the log says what this seat saw of it)
             did = f"{view.heroes[action.seat].name}: {action.kind}"
         return Text.assemble(("Replay ", "bold"), f"{self.at}/{t.last} · ", (eyes, "italic"), f" · {did}")
 
