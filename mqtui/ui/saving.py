@@ -137,7 +137,6 @@ def stop_autosave(store: GameStore) -> None:
 def list_saves() -> list[tuple[Path, str, bool]]:
     """Saved games for the load dialog: games in progress, saved by name, then finished ones, newest
     first in each; one line each, and whether the game is finished."""
-    from mqtui import saves
     from mqtui.saves import slots
 
     out = []
@@ -147,11 +146,22 @@ def list_saves() -> list[tuple[Path, str, bool]]:
         if entry.error:
             what = f"unreadable: {entry.error}"
         elif entry.header is not None:
-            what = saves.describe(entry.header.summary)
+            what = _short(entry.header.summary)
         else:
             what = ""
-        out.append((entry.path, f"{when} · {game.state} · {what}", game.finished))
+        out.append((entry.path, f"{game.state} · {when} · {what}", game.finished))
     return out
+
+
+def _short(summary: Any) -> str:
+    """Where a game stands and the heroes' levels, in one short line for the load dialog."""
+    if summary.stage == "over":
+        where = f"won by {' and '.join(summary.winners) or 'nobody'} in round {summary.round}"
+    elif summary.turn:
+        where = f"round {summary.round}, {summary.turn}'s turn"
+    else:
+        where = "setting up"
+    return f"{where} · " + ", ".join(f"{p.name} L{p.level}" for p in summary.players)
 
 
 def slot_for(name: str) -> Path:

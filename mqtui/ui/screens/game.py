@@ -273,7 +273,7 @@ class GameScreen(Screen[None]):
         if snap.over and not self._over_shown:
             self._over_shown = True
             won = " and ".join(view.heroes[w].name for w in view.winners) or "Nobody"
-            self.notify(f"{won} won the game! Enter: the results.", title="Game over", timeout=30)
+            self.notify(f"{won} won the game! Enter: the results.", title="Game over", timeout=10)
         elif (
             self.auto_pass
             and snap.deciding == snap.seat

@@ -69,7 +69,7 @@ class LoadDialog(ModalScreen[Path | None]):
     LoadDialog { align: center middle; }
     LoadDialog > Vertical { width: 96; max-width: 95%; height: auto; max-height: 90%;
         border: thick $accent; background: $panel; padding: 0 1; }
-    LoadDialog OptionList { height: auto; max-height: 14; }
+    LoadDialog OptionList { height: auto; max-height: 10; }
     LoadDialog Label { width: 1fr; margin-top: 1; }
     """
 
@@ -80,7 +80,16 @@ class LoadDialog(ModalScreen[Path | None]):
             if self.saves:
                 yield OptionList(
                     *[
-                        Option(Text.assemble((path.stem, "bold"), "\n", (f"  {when}", "dim")), id=str(i))
+                        Option(
+                            Text.assemble(
+                                (path.stem, "bold"),
+                                "\n",
+                                (f"  {when}", "dim"),
+                                no_wrap=True,
+                                overflow="ellipsis",
+                            ),
+                            id=str(i),
+                        )
                         for i, (path, when, _over) in enumerate(self.saves)
                     ],
                     id="saves",
