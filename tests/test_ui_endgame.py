@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from endgame_helpers import PLAYERS, game_until
 from rich.console import Console
-from ui_helpers import local_app, settle
+from ui_helpers import local_app, settle, store_for
 
 from mqtui.cli import main
 from mqtui.engine.state import HIDDEN
@@ -17,6 +17,7 @@ from mqtui.timeline import Timeline
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.game_over import GameOverScreen
+from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.screens.replay import OPEN, ReplayScreen
 from mqtui.ui.screens.saves import LoadDialog
 from mqtui.ui.screens.title import TitleScreen
@@ -159,6 +160,23 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
     assert path.read_bytes() == saved  # looking at a game changes nothing
+
+
+async def test_a_hot_seat_game_in_progress_asks_for_the_keyboard_before_its_replay(tmp_path: Path) -> None:
+    store = store_for((("Ann", "human"), ("Bob", "human")), seed=3)
+    while store.engine.deciding(store.state) == 0:  # Ann ends her turn: Bob decides next
+        store.apply(store.engine.legal(store.state, 0)[0])
+    path = tmp_path / f"hot seat{slots.SUFFIX}"
+    store.save(path)
+    app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.open_replay(path)
+        await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        assert "Bob" in str(app.screen.query_one("#who").render())
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert app.screen.eyes == 1  # type: ignore[attr-defined]
 
 
 async def test_mqtui_replay_view_opens_the_replay(tmp_path: Path) -> None:

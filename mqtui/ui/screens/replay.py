@@ -23,6 +23,7 @@ from mqtui.engine.actions import SPECS
 from mqtui.store import HUMAN, Snapshot
 from mqtui.timeline import Timeline
 from mqtui.ui.describe import action_label
+from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.widgets.combat import CombatPane
 from mqtui.ui.widgets.footer import QuietFooter
 from mqtui.ui.widgets.hand import CardList
@@ -155,6 +156,11 @@ class ReplayScreen(Screen[None]):
         self.query_one("#combat").border_title = "Combat"
         self.query_one("#rlog").focus()
         self._show()
+        humans = sum(1 for s in self.timeline.seats if s.kind == HUMAN)
+        if self.eyes != OPEN and humans > 1:  # hot seat: only that person should look
+            hero = self.timeline.state(self.at).heroes[self.eyes]
+            why = f"The replay shows the game through {hero.name}'s eyes, with {hero.name}'s cards."
+            self.app.push_screen(HandoffScreen(hero.name, hero.colour, why))
 
     # -- showing a position ---------------------------------------------------------------------------
 
