@@ -20,6 +20,7 @@ import msgspec
 
 from mqtui import paths, saves
 from mqtui.engine.actions import Action, Event
+from mqtui.engine.defs import Content
 from mqtui.engine.state import State
 from mqtui.saves import SaveError
 
@@ -50,6 +51,7 @@ class ServedGame(msgspec.Struct, kw_only=True):
     actions: list[Action] = []
     start: State | None = None  # the first state, when the game did not begin at its seed
     codes: dict[str, str] = {}  # join code -> "0".."5", "any" or "watch"
+    defs: saves.Defs | None = None  # a loaded game: the content its save carries (saves.engine_of)
 
 
 class Sidecar(msgspec.Struct, kw_only=True):
@@ -83,8 +85,9 @@ def content_dirs(packs: list[str]) -> list[str]:
 class Saver:
     """Autosave of one served game: the save through the save module's writer thread, and the sidecar."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, content: Content | None = None) -> None:
         self.path = path
+        self._defs = None if content is None else saves.defs.pack(content)[1]  # the game's own content
         self._writer = saves.AutoSaver(path)
         self._actions = saves.ActionBuffer()
         self._start: bytes | None = None
@@ -104,6 +107,7 @@ class Saver:
             g.state,
             g.log[-LOG_KEPT:],
             self._start,
+            self._defs,
         )
 
     def sidecar(self, g: ServedGame) -> bytes:
@@ -163,6 +167,7 @@ def load(path: Path) -> tuple[ServedGame, saves.Header]:
         actions=data.actions,
         start=data.start,
         codes=dict(side.codes) if side is not None else {},
+        defs=data.defs,
     )
     return game, data.header
 
@@ -178,6 +183,7 @@ def to_save_data(g: ServedGame) -> saves.SaveData:
         state=g.state,
         start=g.start,
         log=g.log,
+        defs=g.defs,
     )
 
 

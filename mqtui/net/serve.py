@@ -59,9 +59,10 @@ def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
     if opts.load:
         path = Path(opts.load)
         try:
-            game, header = persist.load(path)
-            engine = saves.engine_for(header)
-            saves.validate(persist.to_save_data(game), engine)
+            game, _ = persist.load(path)
+            data = persist.to_save_data(game)
+            engine = saves.engine_of(data)  # the content the game began with (the save carries it)
+            saves.validate(data, engine)
         except saves.SaveError as exc:
             raise ServeError(f"{path}: {exc}") from None
         save_path = Path(opts.save) if opts.save else path
