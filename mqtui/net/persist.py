@@ -13,7 +13,6 @@ save module's writer thread, which coalesces and writes atomically with backups.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import msgspec
@@ -127,9 +126,7 @@ class Saver:
     def _write_sidecar(self, g: ServedGame) -> None:
         data = self.sidecar(g)
         if data != self._sidecar:  # codes and owners change rarely
-            saves.write_atomic(sidecar_path(self.path), data, backups=0)
-            with_mode = sidecar_path(self.path)
-            os.chmod(with_mode, 0o600)  # join codes are secrets
+            saves.write_atomic(sidecar_path(self.path), data, backups=0)  # 0600: join codes are secrets
             self._sidecar = data
 
     def flush(self, timeout: float = 5.0) -> bool:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mqtui import saves
+from mqtui.atomic import open_private_append
 from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
@@ -144,8 +145,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     log_file: TextIO | None = None
     out: TextIO = sys.stdout
     if opts.local_seat is not None:
-        save_path.parent.mkdir(parents=True, exist_ok=True)
-        log_file = open(save_path.with_suffix(".log"), "a", encoding="utf-8")  # noqa: SIM115
+        log_file = open_private_append(save_path.with_suffix(".log"))  # 0600: it shows join codes
         out = log_file
     handler = logging.StreamHandler(out)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
