@@ -20,6 +20,7 @@ import msgspec
 from mqtui import paths, saves
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.defs import Content
+from mqtui.engine.game import Engine
 from mqtui.engine.state import State
 from mqtui.saves import SaveError
 
@@ -79,6 +80,22 @@ def sidecar_path(path: Path) -> Path:
 def content_dirs(packs: list[str]) -> list[str]:
     """The content folders for a list of pack names (base first)."""
     return [str(paths.BASE_CONTENT_DIR)] + [str(paths.SEEDS_DIR / "packs" / p) for p in packs]
+
+
+def client_content(engine: Engine, packs: list[str], save_path: Path) -> list[str]:
+    """What the players' apps load as content (``--dir``): the installed folders when the game plays
+    with the installed content, else the game's own content (a game loaded from a save made before the
+    content changed), written beside the save as ``NAME.mqsave.content``."""
+    from mqtui.engine.content import ContentError, load_content
+
+    dirs = content_dirs(packs)
+    try:
+        same = load_content(dirs).version == engine.content.version
+    except ContentError:
+        same = False
+    if same:
+        return dirs if packs else []
+    return [str(saves.defs.write_defs(engine.content, save_path.with_name(save_path.name + ".content")))]
 
 
 class Saver:

@@ -159,7 +159,9 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     from mqtui.net.sshserver import SSHHost
 
     packs = authority.game.packs
-    host = SSHHost(authority, content_dirs=persist.content_dirs(packs) if packs else [], app=opts.app)
+    host = SSHHost(
+        authority, content_dirs=persist.client_content(authority.engine, packs, save_path), app=opts.app
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

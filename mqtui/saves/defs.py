@@ -109,29 +109,45 @@ def engine_from(defs: Defs, installed: Engine | None = None) -> Engine:
     return engine
 
 
+def read_defs(path: Path | str) -> Defs:
+    """A content written on its own (:func:`write_defs`, the archive). Raises SaveError."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_CONTENT + 1)
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return _defs_decoder.decode(data)
+    except DECODE_ERRORS as exc:
+        raise SaveError(f"{path}: not a content file: {exc}") from None
+
+
+def write_defs(content: Content, path: Path | str) -> Path:
+    """Write a content on its own (0600, atomically): for the archive, and for the players' apps of a
+    served game that goes on with a content that is not installed. Returns the path."""
+    from mqtui.atomic import write_atomic
+
+    write_atomic(path, pack(content)[1])
+    return Path(path)
+
+
 def archived(version: str, folder: Path | None = None) -> Defs | None:
     """The content of that version from the archive of released contents, or None."""
     if not version or not version.isalnum() or len(version) > 64:
         return None
     path = (folder or ARCHIVE_DIR) / f"{version}{ARCHIVE_SUFFIX}"
-    try:
-        data = path.read_bytes()
-    except OSError:
+    if not path.is_file():
         return None
     try:
-        defs = _defs_decoder.decode(data)
-    except DECODE_ERRORS:
+        defs = read_defs(path)
+    except SaveError:
         return None
     return defs if defs.version == version else None
 
 
 def archive(content: Content, folder: Path | None = None) -> Path:
     """Add a content to the archive (for ``scripts/archive_content.py``); returns the file."""
-    from mqtui.saves.files import write_atomic
-
-    path = (folder or ARCHIVE_DIR) / f"{content.version}{ARCHIVE_SUFFIX}"
-    write_atomic(path, pack(content)[1], backups=0)
-    return path
+    return write_defs(content, (folder or ARCHIVE_DIR) / f"{content.version}{ARCHIVE_SUFFIX}")
 
 
 def engine_of(
