@@ -8,6 +8,7 @@ identically (``--verify``), continue with the old cards, and save again carrying
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
@@ -136,7 +137,7 @@ def test_an_old_save_loads_continues_and_verifies_after_the_content_changed(
 
     store = LocalStore.load(path, installed, bot_delay=0, verify=True)
     assert store.engine.content.version == old.header.content
-    assert "kept in the save" in store.content_note and installed.content.version in store.content_note
+    assert "kept by mqtui" in store.content_note and installed.content.version in store.content_note
     names = set(store.cards.names)
     assert "Soggy Squib" not in names and "Maxi Slime" not in names and "New Arrival" not in names
 
@@ -153,7 +154,7 @@ def test_an_old_save_loads_continues_and_verifies_after_the_content_changed(
         assert main(["replay", str(file), "--verify", "-q"]) == 0
         assert main(["check", "--verify", str(file)]) == 0
     out = capsys.readouterr().out
-    assert f"content {old.header.content}" in out and "kept in the save" in out
+    assert f"content {old.header.content}" in out and "kept by mqtui" in out and "kept in the save" in out
 
 
 def test_a_card_changed_after_saving_keeps_its_old_name_and_numbers(tmp_path: Path) -> None:
@@ -270,3 +271,22 @@ def test_serve_load_resumes_a_table_saved_before_an_upgrade(upgraded: Path, tmp_
     finally:
         assert again.saver is not None
         again.saver.close()
+
+
+def test_the_saves_list_says_which_games_play_with_older_content(
+    upgraded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "list"
+    folder.mkdir()
+    shutil.copyfile(OLD / "sample.mqsave", folder / "old.mqsave")
+    LocalStore.new(Engine(load_content()), SEATS, 3, bot_delay=0).save(folder / "new.mqsave")
+    version = saves.read(folder / "old.mqsave").header.content
+    assert main(["saves", "--dir", str(folder)]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[1:]}
+    assert (
+        f"content {version} (base), kept by mqtui: the game goes on with the cards it began" in lines["old"]
+    )
+    assert "content" not in lines["new"]  # the installed content: nothing to say
+    assert main(["saves", "--dir", str(folder), "--json"]) == 0
+    listed = {e["name"]: e["content"] for e in json.loads(capsys.readouterr().out)}
+    assert listed["new"] is None and listed["old"].startswith(f"content {version}")

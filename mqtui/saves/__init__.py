@@ -23,7 +23,7 @@ from mqtui.paths import AUTOSAVE_SLOT, latest_autosave, saves_dir
 from mqtui.saves.autosave import AutoSaver
 from mqtui.saves.check import content_mismatch, first_difference, replay, validate, verify
 from mqtui.saves.codec import ActionBuffer, SaveError, decode, encode, encode_parts, encode_state, make_header
-from mqtui.saves.defs import describe_content, engine_of
+from mqtui.saves.defs import describe_content, describe_listed, engine_of, installed_version
 from mqtui.saves.files import (
     BACKUPS,
     SaveEntry,
@@ -62,12 +62,14 @@ __all__ = [
     "decode",
     "describe",
     "describe_content",
+    "describe_listed",
     "encode",
     "encode_parts",
     "encode_state",
     "engine_for",
     "engine_of",
     "first_difference",
+    "installed_version",
     "latest_autosave",
     "list_saves",
     "load",

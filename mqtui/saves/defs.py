@@ -27,7 +27,7 @@ from mqtui.engine.content import check_content
 from mqtui.engine.defs import Content
 from mqtui.engine.game import Engine
 from mqtui.saves.codec import DECODE_ERRORS, SaveError
-from mqtui.saves.model import Defs, SaveData
+from mqtui.saves.model import Defs, Header, SaveData
 
 DEFS_FORMAT = 1  # the shape of Defs.data this program writes and reads
 MAX_CONTENT = 4 * 1024 * 1024  # decompressed; the base content is about 70 KiB
@@ -175,14 +175,37 @@ def engine_of(
 
 
 def describe_content(data: SaveData, installed: str | None = None) -> str:
-    """One line on the content a game plays with, for players: which version, whether the save keeps
-    its own copy, and how it compares with the installed content (``installed``: its version)."""
-    version = data.header.content
-    what = f"content {version} ({' + '.join(['base', *data.header.packs])})"
+    """One line on the content a game plays with, for players: which version, where its cards come
+    from (the save, or the archive for a save of mqtui 0.1.0) and how it compares with the installed
+    content (``installed``: its version)."""
+    kept = "" if data.defs is None else "kept in the save" if data.format >= 2 else "kept by mqtui"
+    return _describe(data.header, kept, installed)
+
+
+def describe_listed(fmt: int, header: Header, installed: str | None = None) -> str:
+    """The same from a listing's header alone (a save of format 2 or later carries its content; an
+    older one has it if the archive does)."""
+    kept = "kept in the save" if fmt >= 2 else "kept by mqtui" if archived(header.content) else ""
+    return _describe(header, kept, installed)
+
+
+def _describe(header: Header, kept: str, installed: str | None) -> str:
+    version = header.content
+    what = f"content {version} ({' + '.join(['base', *header.packs])})"
     if installed == version:
         return f"{what}, as installed"
-    if data.defs is None:
+    if not kept:
         return f"{what}: not in the save and not installed"
     if installed is None:
-        return f"{what}, kept in the save"
-    return f"{what}, kept in the save: the game goes on with the cards it began with (installed: {installed})"
+        return f"{what}, {kept}"
+    return f"{what}, {kept}: the game goes on with the cards it began with (installed: {installed})"
+
+
+def installed_version(header: Header) -> str | None:
+    """The version of the installed content for a save's packs (None if it cannot be loaded)."""
+    from mqtui.saves import engine_for
+
+    try:
+        return engine_for(header).content.version
+    except SaveError:
+        return None
