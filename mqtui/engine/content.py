@@ -447,8 +447,10 @@ class _Check:
 
     def one_of(self, value: str, allowed: Iterable[str], fld: str, what: str = "") -> None:
         allowed = tuple(allowed)
+        if value in allowed:  # (the message is only built for a wrong value)
+            return
         self(
-            value in allowed,
+            False,
             fld,
             f'unknown {what or "value"} "{value}" (expected one of: {", ".join(allowed)})',
         )

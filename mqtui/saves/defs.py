@@ -131,6 +131,12 @@ def write_defs(content: Content, path: Path | str) -> Path:
     return Path(path)
 
 
+def clear_cache() -> None:
+    """Forget the engines built from saves' contents (benchmarks measure a first load with this)."""
+    with _lock:
+        _engines.clear()
+
+
 def archived(version: str, folder: Path | None = None) -> Defs | None:
     """The content of that version from the archive of released contents, or None."""
     if not version or not version.isalnum() or len(version) > 64:
