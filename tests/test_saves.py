@@ -371,6 +371,7 @@ def test_wrong_types(tmp_path: Path, mutate: object, words: tuple[str, ...]) -> 
         (lambda b: b["snapshot"]["state"]["heroes"][2].__setitem__("x", 300), ("outside the dungeon",)),
         (lambda b: b["snapshot"]["state"].__setitem__("n", 3), ("the log has",)),
         (lambda b: b["actions"].pop(), ("the log has",)),
+        (lambda b: b["actions"][3].__setitem__(0, 7), ("action 4 is by seat 7",)),
         (lambda b: b["seats"][1].__setitem__("kind", "wizard"), ("unknown kind 'wizard'",)),
         (lambda b: b["seats"][1].__setitem__("name", "Zed"), ("seat 1 is Zed",)),
         (lambda b: b["snapshot"]["state"]["frames"].clear(), ("nobody has anything to decide",)),
