@@ -100,15 +100,17 @@ class Timeline:
         return cls.build(store.engine, store.seats, store.actions, start, store.state.seed, store.packs)
 
     @classmethod
-    def from_file(cls, path: object) -> Timeline:
-        """The timeline of a save file; raises TimelineError (one line) if it cannot be read or replayed."""
+    def from_file(cls, path: object, installed: Engine | None = None) -> Timeline:
+        """The timeline of a save file, with the content the save carries (``installed``: the installed
+        engine, used when the content is the same); raises TimelineError (one line) if it cannot be
+        read or replayed."""
         from pathlib import Path
 
         from mqtui import saves
 
         try:
             data = saves.read(Path(str(path)))
-            engine = saves.engine_for(data.header)
+            engine = saves.engine_of(data, installed)
             saves.validate(data, engine)
         except saves.SaveError as exc:
             raise TimelineError(str(exc)) from None

@@ -122,6 +122,9 @@ async def test_a_finished_game_is_kept_with_its_backups_and_never_deleted_by_a_k
     assert kept[0].path.name == f"finished-{slots.game_id(autosave)}{slots.SUFFIX}"
     assert kept[0].backups, "the autosave's backups went with it"
     assert kept[0].entry.header.summary.stage == "over"
+    if os.name == "posix":  # the history is as private as the rest of the data folder
+        assert slots.history_dir().stat().st_mode & 0o777 == 0o700
+        assert all(p.stat().st_mode & 0o077 == 0 for p in [kept[0].path, *kept[0].backups])
 
 
 def test_archiving_never_replaces_a_file_in_the_history(data: Path) -> None:

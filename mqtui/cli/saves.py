@@ -27,6 +27,19 @@ def run(args: argparse.Namespace) -> int:
 
     folder = Path(args.dir) if args.dir else saves.saves_dir()
     games = slots.list_games(folder)
+    installed: dict[tuple[str, ...], str | None] = {}
+
+    def content(e: saves.SaveEntry) -> str | None:
+        """Which content the game plays with, or None when it is the installed one."""
+        if e.header is None or e.error or e.format > saves.FORMAT:
+            return None
+        key = tuple(e.header.packs)
+        if key not in installed:
+            installed[key] = saves.installed_version(e.header)
+        if installed[key] == e.header.content:
+            return None
+        return saves.describe_listed(e.format, e.header, installed[key])
+
     if args.json:
         out = [
             {
@@ -39,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
                 "header": msgspec.to_builtins(e.header) if e.header is not None else None,
                 "error": e.error or None,
                 "backups": [str(b) for b in g.backups],
+                "content": content(e),
             }
             for g in games
             for e in (g.entry,)
@@ -67,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             assert e.header is not None
             what = saves.describe(e.header.summary)
+            note = content(e)
+            if note:
+                what += f"; {note}"
         kind = (
             "autosave" if g.state == slots.IN_PROGRESS else ("saved" if g.state == slots.NAMED else g.state)
         )

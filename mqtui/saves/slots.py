@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mqtui.atomic import private_dir
 from mqtui.paths import AUTOSAVE_SLOT, saves_dir
 from mqtui.saves.files import SaveEntry, backup_path, list_saves
 from mqtui.saves.model import SUFFIX
@@ -107,7 +108,7 @@ def archive(autosave: Path | str) -> Path:
     target = history_path(autosave)
     while target.exists():
         target = target.with_name(f"{FINISHED}-{new_game_id()}{SUFFIX}")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(target.parent)
     olds = backups_of(autosave)
     os.replace(autosave, target)
     for i, old in enumerate(olds, 1):

@@ -267,9 +267,10 @@ class MQApp(App[None]):
         the eyes of one seat only (``seat``, default: the person whose decision it is)."""
         from mqtui.timeline import Timeline, TimelineError
         from mqtui.ui.screens.replay import ReplayScreen
+        from mqtui.ui.session import engine
 
         try:
-            timeline = Timeline.from_file(path)
+            timeline = Timeline.from_file(path, engine())
         except TimelineError as exc:
             self.notify(str(exc), title="Cannot replay", severity="error")
             return False
