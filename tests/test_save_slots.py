@@ -84,6 +84,19 @@ async def test_continue_resumes_the_most_recent_unfinished_game(data: Path) -> N
     assert slots.latest_unfinished() == older
 
 
+async def test_continue_still_finds_a_damaged_autosave_whose_backup_is_good(data: Path) -> None:
+    path = await play_and_quit(store_for(seed=3))
+    assert slots.backups_of(path)
+    path.write_bytes(b"damaged")
+    assert slots.latest_unfinished() == path
+    app = plain_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and app.autosave_file == path
+
+
 async def test_loading_a_named_save_never_writes_over_it_or_another_game_s_autosave(data: Path) -> None:
     other = await play_and_quit(store_for(seed=5))
     named = slots.saves_dir() / f"my game{slots.SUFFIX}"

@@ -166,6 +166,12 @@ def list_games(folder: Path | None = None) -> list[GameEntry]:
 
 
 def latest_unfinished(folder: Path | None = None) -> Path | None:
-    """The most recent game in progress (an autosave whose game is not over), or None."""
-    games = [g for g in list_games(folder) if g.state == IN_PROGRESS]
+    """The most recent game in progress (an autosave whose game is not over; a damaged one counts if
+    it has backups, which loading falls back to), or None."""
+    games = [
+        g
+        for g in list_games(folder)
+        if g.state == IN_PROGRESS
+        or (g.state == UNREADABLE and g.backups and g.entry.name.startswith(AUTOSAVE_SLOT))
+    ]
     return max(games, key=lambda g: g.entry.mtime).path if games else None
