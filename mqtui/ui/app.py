@@ -274,7 +274,7 @@ class MQApp(App[None]):
         except TimelineError as exc:
             self.notify(str(exc), title="Cannot replay", severity="error")
             return False
-        self.push_screen(ReplayScreen(timeline, seat=seat, title=Path(path).name))
+        self.push_screen(ReplayScreen(timeline, seat=seat))
         return True
 
     def save_dialog(self, store: GameStore) -> None:

@@ -118,12 +118,11 @@ class ReplayScreen(Screen[None]):
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     """What the panes show: the position ``at`` through the chosen eyes."""
 
-    def __init__(self, timeline: Timeline, seat: int | None = None, title: str = "") -> None:
+    def __init__(self, timeline: Timeline, seat: int | None = None) -> None:
         """``seat``: whose eyes (OPEN: every hand, finished games only; None: the default, which is
         every hand open for a finished game and the deciding person's eyes for a game in progress)."""
         super().__init__()
         self.timeline = timeline
-        self.title_text = title
         if seat is None:
             seat = OPEN if timeline.over else default_seat(timeline)
         if seat == OPEN and not timeline.over:
