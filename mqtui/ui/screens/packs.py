@@ -1,0 +1,75 @@
+"""Choosing the content packs of a new game: every installed pack that loads, ticked or not.
+
+Broken packs (their files have errors) are listed below, left out, with their first error."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from mqtui.packs import Pack
+
+
+class PackChooser(ModalScreen[list[str] | None]):
+    """Tick packs (Space), Enter: done, Escape: no change. Dismisses with the chosen pack names."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="packs.cancel"),
+        Binding("enter", "done", "Done", id="packs.done", priority=True),
+    ]
+    DEFAULT_CSS = """
+    PackChooser { align: center middle; }
+    PackChooser > Vertical { width: 72; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $accent; background: $panel; padding: 0 1; }
+    PackChooser #packs-title { text-style: bold; margin-bottom: 1; }
+    PackChooser SelectionList { height: auto; max-height: 12; border: none; }
+    PackChooser #broken { color: $warning; height: auto; }
+    PackChooser .hint { color: $foreground 70%; }
+    """
+
+    def __init__(self, packs: Sequence[Pack], chosen: Sequence[str]) -> None:
+        super().__init__()
+        self.packs = [p for p in packs if p.ok]
+        self.broken = [p for p in packs if not p.ok]
+        self.chosen = list(chosen)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Content packs for this game", id="packs-title")
+            if self.packs:
+                yield SelectionList[str](
+                    *[
+                        Selection(
+                            Text.assemble(
+                                (p.label, "bold"), (f"  {p.description}" if p.description else "", "dim")
+                            ),
+                            p.name,
+                            p.name in self.chosen,
+                        )
+                        for p in self.packs
+                    ],
+                    id="pack-list",
+                )
+            else:
+                yield Static("No packs are installed.")
+            if self.broken:
+                lines = [f"Left out (broken): {p.name}: {p.errors[0]}" for p in self.broken]
+                yield Static(Text("\n".join(lines)), id="broken")
+            yield Label("Space: tick or untick · Enter: done · Esc: no change", classes="hint")
+
+    def action_done(self) -> None:
+        if not self.packs:
+            self.dismiss([])
+            return
+        ticked = set(self.query_one("#pack-list", SelectionList).selected)
+        self.dismiss([p.name for p in self.packs if p.name in ticked])  # in the listed order
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
