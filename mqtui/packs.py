@@ -108,22 +108,27 @@ def content_dirs(names: Sequence[str]) -> list[Path]:
 
 
 def engine_for(names: Sequence[str] = ()) -> Engine:
-    """An engine for the base content plus the packs ``names`` (loaded once each); raises PackError."""
-    return _engine(tuple(names))
-
-
-@functools.lru_cache(maxsize=8)
-def _engine(names: tuple[str, ...]) -> Engine:
+    """An engine for the base content plus the packs ``names``; raises PackError. The folders are
+    looked up each time; an engine is made once per content (its files' hash)."""
     from mqtui.engine.content import ContentError, load_content
-    from mqtui.engine.game import Engine
 
     if len(set(names)) != len(names):
         raise PackError("a pack is named twice")
     dirs = content_dirs(names)
     try:
-        return Engine(load_content(dirs))
+        content = load_content(dirs)
     except ContentError as exc:
         raise PackError(f"the content pack cannot be used: {exc.errors[0] if exc.errors else exc}") from None
+    return _engine(content.version, tuple(dirs))
+
+
+@functools.lru_cache(maxsize=8)
+def _engine(version: str, dirs: tuple[Path, ...]) -> Engine:
+    from mqtui.engine.content import load_content
+    from mqtui.engine.game import Engine
+
+    del version  # only part of the cache key
+    return Engine(load_content(dirs))
 
 
 def describe(names: Sequence[str]) -> str:
