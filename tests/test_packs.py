@@ -214,3 +214,24 @@ async def test_a_theme_in_the_data_folder_is_offered(data: Path) -> None:
         await pilot.pause()
         assert app.theme_labels["moss"] == "Moss (mine)"
         assert "mq-light" in app.theme_labels  # and the shipped ones still
+
+
+async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
+    # what `mqtui new --pack looking-for-trouble` opens
+    from mqtui.ui.app import MQApp
+    from mqtui.ui.settings import Settings
+
+    app = MQApp(
+        settings=Settings(bot_delay=0.0, auto_pass=False),
+        save_settings_file=False,
+        bot_delay=0,
+        new_game=BOTS[:1] + [SeatSpec("Bob", "random")],
+        seed=4,
+        packs=[SHIPPED],
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        assert app.game_store is not None
+        assert packs.game_packs(app.game_store) == (SHIPPED,)
+        assert "queue-jumper" in app.game_store.cards.by_id
