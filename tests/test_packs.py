@@ -225,7 +225,7 @@ async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
         settings=Settings(bot_delay=0.0, auto_pass=False),
         save_settings_file=False,
         bot_delay=0,
-        new_game=BOTS[:1] + [SeatSpec("Bob", "random")],
+        new_game=[SeatSpec("Ann"), SeatSpec("Bob", "random")],
         seed=4,
         packs=[SHIPPED],
     )
