@@ -82,5 +82,12 @@ def main(argv: list[str] | None = None) -> int:
         except SystemExit:
             parser.print_help()
             return 0
-    result: int = args.run(args)
+    try:
+        result: int = args.run(args)
+    except BrokenPipeError:  # piped into head, less, ...: stop quietly, as command-line tools do
+        import os
+
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), sys.stdout.fileno())
+        return 0
     return result
