@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 from ui_helpers import make_app, settle
 
 from mqtui import packs, paths
@@ -177,7 +178,10 @@ async def test_new_game_screen_lists_the_packs_and_the_game_uses_the_ticked_one(
         assert isinstance(chooser, PackChooser)
         assert [p.name for p in chooser.packs] == [SHIPPED, "my-trouble"]
         assert "Left out (broken): broken: " in str(chooser.query_one("#broken").render())
-        await pilot.press("down", "space", "enter")  # tick the second: the player's copy
+        await pilot.press("down", "space")  # tick the second: the player's copy
+        shown = [str(o.prompt) for o in chooser.query_one("#pack-list", OptionList).options]
+        assert [line[:4] for line in shown] == ["[ ] ", "[x] "]  # ticked is not colour alone
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
         assert "Packs: Looking for Trouble" in str(app.screen.query_one("#packs").label)
