@@ -239,3 +239,9 @@ async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
         assert app.game_store is not None
         assert packs.game_packs(app.game_store) == (SHIPPED,)
         assert "queue-jumper" in app.game_store.cards.by_id
+        app.show_cards()  # the game's card browser marks what the pack brings
+        await pilot.pause()
+        assert isinstance(app.screen, CardBrowserScreen)
+        marked = {e.name for e in app.screen.all if e.pack == "Looking for Trouble"}
+        assert "Queue-Jumping Goblin" in marked
+        assert not any(e.pack for e in app.screen.all if e.name == "Damp Squib")

@@ -324,10 +324,12 @@ class MQApp(App[None]):
         self.push_screen(RulesScreen())
 
     def show_cards(self) -> None:
-        from mqtui.ui.screens.cards import CardBrowserScreen, installed_entries
+        from mqtui.packs import game_packs
+        from mqtui.ui.screens.cards import CardBrowserScreen, game_entries, installed_entries
 
-        if self.game_store is not None:
-            self.push_screen(CardBrowserScreen(self.game_store.cards.content))
+        store = self.game_store
+        if store is not None:
+            self.push_screen(CardBrowserScreen(items=game_entries(store.cards.content, game_packs(store))))
             return
         found, broken = installed_entries()  # the base and every installed pack
         for line in broken:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rich.text import Text
@@ -66,6 +67,18 @@ def installed_entries() -> tuple[list[Entry], list[str]]:
         layered = entries(load_content([BASE_CONTENT_DIR, pack.path]))
         out += [replace(e, pack=pack.label) for e in layered if e not in base]
     return out, broken
+
+
+def game_entries(content: Content, packs: Sequence[str]) -> list[Entry]:
+    """A game's entries, those its ``packs`` bring or change marked with the packs' titles."""
+    if not packs:
+        return entries(content)
+    from mqtui.engine.content import load_content
+    from mqtui.packs import describe
+    from mqtui.paths import BASE_CONTENT_DIR
+
+    base, label = entries(load_content([BASE_CONTENT_DIR])), describe(packs)
+    return [e if e in base else replace(e, pack=label) for e in entries(content)]
 
 
 class CardBrowserScreen(Screen[None]):
