@@ -48,6 +48,7 @@ class MQApp(App[None]):
         bot_delay: float | None = None,
         replay: Path | None = None,
         replay_seat: int | None = None,
+        packs: Sequence[str] = (),
     ) -> None:
         """
         Args:
@@ -59,6 +60,7 @@ class MQApp(App[None]):
             load: open this saved game at once.
             bot_delay: seconds between computer moves (overrides the settings; 0 in tests).
             replay: open this saved game in the replay view at once (``replay_seat``: whose eyes).
+            packs: content packs (names) for ``new_game``.
         """
         self.settings = settings if settings is not None else load_settings()
         self.save_settings_file = save_settings_file
@@ -67,6 +69,7 @@ class MQApp(App[None]):
         self.local = store is None
         self._new_game = list(new_game) if new_game else None
         self._seed = seed
+        self._packs = tuple(packs)
         self._load = load
         self._replay = replay
         self._replay_seat = replay_seat
@@ -103,7 +106,7 @@ class MQApp(App[None]):
         if self.initial_store is not None:
             self.open_game(self.initial_store)
         elif self._new_game:
-            self.start_new_game(self._new_game, self._seed)
+            self.start_new_game(self._new_game, self._seed, self._packs)
         elif self._load is not None:
             self.open_file(self._load)
         elif self._replay is not None:
@@ -143,11 +146,13 @@ class MQApp(App[None]):
 
     # -- games ----------------------------------------------------------------------------------------
 
-    def start_new_game(self, specs: Sequence[SeatSpec], seed: int | None = None) -> None:
-        """Start a local game (raises ValueError for a bad table)."""
+    def start_new_game(
+        self, specs: Sequence[SeatSpec], seed: int | None = None, packs: Sequence[str] = ()
+    ) -> None:
+        """Start a local game with content ``packs`` (raises ValueError for a bad table or pack)."""
         from mqtui.ui.session import new_store
 
-        store = new_store(specs, seed, bot_delay=self.bot_delay)
+        store = new_store(specs, seed, bot_delay=self.bot_delay, packs=packs)
         self.open_game(cast("GameStore", store))  # LocalStore.cards is a property: see the report
 
     def open_game(self, store: GameStore, autosave_file: Path | None = None) -> None:
@@ -265,13 +270,14 @@ class MQApp(App[None]):
     def open_replay(self, path: Path, seat: int | None = None) -> bool:
         """The replay of a save file: a finished game with every hand open, a game in progress through
         the eyes of one seat only (``seat``, default: the person whose decision it is)."""
+        from mqtui import saves
         from mqtui.timeline import Timeline, TimelineError
+        from mqtui.ui.saving import engine_for_save
         from mqtui.ui.screens.replay import ReplayScreen
-        from mqtui.ui.session import engine
 
         try:
-            timeline = Timeline.from_file(path, engine())
-        except TimelineError as exc:
+            timeline = Timeline.from_file(path, engine_for_save(path))
+        except (TimelineError, saves.SaveError) as exc:
             self.notify(str(exc), title="Cannot replay", severity="error")
             return False
         self.push_screen(ReplayScreen(timeline, seat=seat))
@@ -375,11 +381,17 @@ class MQApp(App[None]):
         self.push_screen(RulesScreen())
 
     def show_cards(self) -> None:
-        from mqtui.ui.screens.cards import CardBrowserScreen
-        from mqtui.ui.session import engine
+        from mqtui.packs import game_packs
+        from mqtui.ui.screens.cards import CardBrowserScreen, game_entries, installed_entries
 
-        content = self.game_store.cards.content if self.game_store is not None else engine().content
-        self.push_screen(CardBrowserScreen(content))
+        store = self.game_store
+        if store is not None:
+            self.push_screen(CardBrowserScreen(items=game_entries(store.cards.content, game_packs(store))))
+            return
+        found, broken = installed_entries()  # the base and every installed pack
+        for line in broken:
+            self.notify(line, title="Pack left out", severity="warning")
+        self.push_screen(CardBrowserScreen(items=found))
 
 
 __all__ = ["MQApp"]
