@@ -12,30 +12,18 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.saves import median_ms  # noqa: E402
 from mqtui import saves  # noqa: E402
 from mqtui.engine.game import copy_state  # noqa: E402
 from mqtui.store import LocalStore, Seat  # noqa: E402
 from mqtui.timeline import EVERY, Timeline  # noqa: E402
 from mqtui.ui.session import engine  # noqa: E402
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000
 
 
 def main() -> int:

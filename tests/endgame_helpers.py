@@ -48,3 +48,14 @@ def finished_game(seed: int = SEED) -> LocalStore:
 
 def last_action(seed: int = SEED) -> Action:
     return game_actions(seed)[-1]
+
+
+async def replay_to_round_3(pilot) -> None:  # type: ignore[no-untyped-def]
+    """In the replay view: go to round 3 (``g``) and three actions on (for pictures of it)."""
+    await pilot.pause()
+    await pilot.press("g")
+    await pilot.pause()
+    await pilot.press("3", "enter")
+    await pilot.pause()
+    await pilot.press("right", "right", "right")
+    await pilot.pause()

@@ -39,6 +39,17 @@ def age(path: Path, seconds: float) -> None:
     os.utime(path, (t, t))
 
 
+async def press_continue() -> tuple[Path | None, int]:
+    """A new run of the app: Continue; returns the autosave file the game goes on with, and its seed."""
+    app = plain_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        return app.autosave_file, app.game_store.state.seed
+
+
 async def play_and_quit(store, move: str = "shift+right") -> Path:  # type: ignore[no-untyped-def]
     """Open ``store`` in the app, explore once, quit to the title; returns its autosave file."""
     app = local_app(store)
@@ -72,14 +83,7 @@ async def test_continue_resumes_the_most_recent_unfinished_game(data: Path) -> N
     done = slots.saves_dir() / f"autosave-finished-one{slots.SUFFIX}"
     finished_game().save(done)
     assert slots.latest_unfinished() == newer
-    app = plain_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("c")
-        await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen)
-        assert app.autosave_file == newer  # it goes on saving where it was
-        assert app.game_store.state.seed == 5
+    assert await press_continue() == (newer, 5)  # and it goes on saving where it was
     age(newer, 120)
     assert slots.latest_unfinished() == older
 
@@ -89,12 +93,7 @@ async def test_continue_still_finds_a_damaged_autosave_whose_backup_is_good(data
     assert slots.backups_of(path)
     path.write_bytes(b"damaged")
     assert slots.latest_unfinished() == path
-    app = plain_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("c")
-        await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen) and app.autosave_file == path
+    assert await press_continue() == (path, 3)
 
 
 async def test_loading_a_named_save_never_writes_over_it_or_another_game_s_autosave(data: Path) -> None:

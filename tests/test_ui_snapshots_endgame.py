@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from endgame_helpers import finished_game, game_until
+from endgame_helpers import finished_game, game_until, replay_to_round_3
 from ui_helpers import local_app, settle
 
 from mqtui.saves import slots
@@ -36,18 +36,8 @@ def test_game_over_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(local_app(game_until(-1)), terminal_size=(80, 24), run_before=_results)
 
 
-async def _round_3(pilot) -> None:  # type: ignore[no-untyped-def]
-    await pilot.pause()
-    await pilot.press("g")
-    await pilot.pause()
-    await pilot.press("3", "enter")
-    await pilot.pause()
-    await pilot.press("right", "right", "right")
-    await pilot.pause()
-
-
 def test_replay_80x24(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / f"finished{slots.SUFFIX}"
     finished_game().save(path)
     app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0, replay=path)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_round_3)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=replay_to_round_3)

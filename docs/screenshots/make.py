@@ -16,7 +16,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ["MQTUI_DATA"] = tempfile.mkdtemp(prefix="mqshots")
 
-from endgame_helpers import game_until  # noqa: E402
+from endgame_helpers import game_until, replay_to_round_3  # noqa: E402
 from ui_helpers import add_monster, add_room, empty_hands, give, local_app, make_app, settle, store_for  # noqa: E402
 
 from mqtui.engine.actions import Action  # noqa: E402
@@ -112,13 +112,7 @@ async def end_of_a_game() -> None:
             await pilot.pause()
         save(app, "game-over-80x24")
         await pilot.press("r")
-        await pilot.pause()
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press("3", "enter")
-        await pilot.pause()
-        await pilot.press("right", "right", "right")
-        await pilot.pause()
+        await replay_to_round_3(pilot)
         save(app, "replay-80x24")
         await pilot.press("v")
         await pilot.pause()
