@@ -197,6 +197,8 @@ def test_mqtui_replay_view_refuses_bad_input_in_one_line(tmp_path: Path, capsys)
     game_until(50).save(good)
     assert main(["replay", str(good), "--view", "--seat", "7"]) == 2
     assert "no seat 7" in capsys.readouterr().err
+    assert main(["replay", str(good), "--view", "--json"]) == 2
+    assert capsys.readouterr().err.strip() == "mqtui replay: --view opens the app; it does not go with --json"
     assert Timeline.from_file(good).last == 50
 
 

@@ -166,8 +166,18 @@ def _view(args: argparse.Namespace) -> int:
     from mqtui.cli.play import make_app
     from mqtui.timeline import Timeline, TimelineError
 
-    if args.content:
-        print("mqtui replay: --view uses the save's own content (leave out --content)", file=sys.stderr)
+    clash = [
+        opt
+        for opt, on in (
+            ("--content", args.content),
+            ("--json", args.json),
+            ("--verify", args.verify),
+            ("--quiet", args.quiet),
+        )
+        if on
+    ]
+    if clash:
+        print(f"mqtui replay: --view opens the app; it does not go with {', '.join(clash)}", file=sys.stderr)
         return 2
     try:
         timeline = Timeline.from_file(args.file)
