@@ -181,6 +181,8 @@ class MQApp(App[None]):
             self.notify(str(exc), title="Cannot load", severity="error")
             return False
         self.open_game(cast("GameStore", store), autosave_path_for(path))
+        if store.snapshot().over:  # a finished game: it is kept where it was loaded from
+            self.finished_file = Path(path)
         return True
 
     def autosave(self, store: GameStore | None = None) -> Path | None:

@@ -166,7 +166,8 @@ class GameOverScreen(ModalScreen[str]):
             if self.packs:
                 parts.append(Text.assemble(("Packs: ", "bold"), ", ".join(self.packs)))
             if self.kept is not None:
-                parts.append(Text.assemble(("Kept as ", "bold"), self.kept.name, " (mqtui saves lists it)"))
+                listed = " (mqtui saves lists it)" if self.kept.parent.name == "finished" else ""
+                parts.append(Text.assemble(("Kept as ", "bold"), self.kept.name, listed))
             yield Static(Group(*parts), id="fight")
             keys = "r: replay · " if self.can_replay else ""
             yield Static(f"{keys}n: new game · t: title screen · q: quit", id="keys")
