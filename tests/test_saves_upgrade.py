@@ -37,7 +37,7 @@ def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def retune(folder: Path, file: str, ident: str, **fields: object) -> None:
-    """Change fields of the entry ``ident`` in ``folder/file`` (a content change, as a designer makes)."""
+    """Change (or set) fields of the entry ``ident`` in ``folder/file``, as a designer would."""
     path = folder / file
     text = path.read_text()
     start = text.index(f'id = "{ident}"')
@@ -47,8 +47,16 @@ def retune(folder: Path, file: str, ident: str, **fields: object) -> None:
     for key, value in fields.items():
         shown = f'"{value}"' if isinstance(value, str) else str(value)
         entry, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {shown}", entry)
-        assert n == 1, (ident, key)
+        if n == 0:  # a field left at its default
+            first, _, rest = entry.partition("\n")
+            entry = f"{first}\n{key} = {shown}\n{rest}"
     path.write_text(text[:start] + entry + text[end:])
+
+
+def first_monster(folder: Path) -> str:
+    found = re.search(r'(?m)^id = "([^"]+)"', (folder / "monsters.toml").read_text())
+    assert found is not None
+    return found.group(1)
 
 
 def add_monster(folder: Path) -> None:
@@ -69,12 +77,12 @@ def upgraded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     retuned and a card added, and the same for the test content; returns the new seeds folder."""
     seeds = tmp_path / "seeds-new"
     shutil.copytree(paths.SEEDS_DIR, seeds, ignore=shutil.ignore_patterns("scenarios"))
-    retune(seeds / "base", "monsters.toml", "damp-squib", name="Soggy Squib", level=3, count=3)
+    retune(
+        seeds / "base", "monsters.toml", first_monster(seeds / "base"), name="Soggy Squib", level=3, count=3
+    )
     add_monster(seeds / "base")
     pack = next(p for p in (seeds / "packs").iterdir() if p.is_dir())
-    first = re.search(r'id = "([^"]+)"', (pack / "monsters.toml").read_text())
-    assert first is not None
-    retune(pack, "monsters.toml", first.group(1), name="Renamed In The Pack", level=9)
+    retune(pack, "monsters.toml", first_monster(pack), name="Renamed In The Pack", level=9)
     monkeypatch.setattr(paths, "SEEDS_DIR", seeds)
     monkeypatch.setattr(paths, "BASE_CONTENT_DIR", seeds / "base")
     return seeds
@@ -166,18 +174,29 @@ def test_a_card_changed_after_saving_keeps_its_old_name_and_numbers(tmp_path: Pa
     path = tmp_path / "game.mqsave"
     store.save(path)
 
-    retune(base, "monsters.toml", "damp-squib", name="Soggy Squib", level=3, treasures=2)
+    ident = first_monster(base)
+    was = next(m for m in before.content.monsters if m.id == ident)
+    retune(
+        base,
+        "monsters.toml",
+        ident,
+        name="Soggy Squib",
+        level=was.level % 20 + 1,
+        treasures=was.treasures + 1,
+    )
     clear_cache()
     after = Engine(load_content([base]))
     assert after.content.version != before.content.version
-    renamed = next(m for m in after.content.monsters if m.id == "damp-squib")
-    assert (renamed.name, renamed.level, renamed.treasures) == ("Soggy Squib", 3, 2)
+    renamed = next(m for m in after.content.monsters if m.id == ident)
+    assert (renamed.name, renamed.level, renamed.treasures) == (
+        "Soggy Squib",
+        was.level % 20 + 1,
+        was.treasures + 1,
+    )
 
     loaded = LocalStore.load(path, after, bot_delay=0, verify=True)  # replays identically
-    old = next(m for m in loaded.engine.content.monsters if m.id == "damp-squib")
-    assert (old.name, old.level, old.treasures) == ("Damp Squib", 1, 1)
-    squibs = [u for u, n in enumerate(loaded.cards.names) if n == "Damp Squib"]
-    assert squibs and "Soggy Squib" not in loaded.cards.names
+    assert next(m for m in loaded.engine.content.monsters if m.id == ident) == was  # the old card, whole
+    assert was.name in loaded.cards.names and "Soggy Squib" not in loaded.cards.names
     assert loaded.state == store.state and loaded.actions == store.actions
 
     # both go on the same way: the loaded game plays with the old card, exactly as the original would

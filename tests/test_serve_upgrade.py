@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_net_ssh import ssh_term
-from test_saves_upgrade import OLD, add_monster, retune
+from test_saves_upgrade import OLD, add_monster, first_monster, retune
 
 from mqtui import saves
 from mqtui.net import persist
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the O
 async def test_serve_load_of_a_0_1_0_table_after_the_content_changed(tmp_path: Path) -> None:
     seeds = tmp_path / "seeds"
     shutil.copytree(ROOT_SEEDS, seeds, ignore=shutil.ignore_patterns("scenarios"))
-    retune(seeds / "base", "monsters.toml", "damp-squib", name="Soggy Squib", level=3)
+    retune(seeds / "base", "monsters.toml", first_monster(seeds / "base"), name="Soggy Squib", level=3)
     add_monster(seeds / "base")  # every card number after it moves
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), MQTUI_NET_APP="standin", MQTUI_SEEDS=str(seeds))
     save = tmp_path / "table.mqsave"
