@@ -146,6 +146,7 @@ def test_an_old_save_loads_continues_and_verifies_after_the_content_changed(
     store = LocalStore.load(path, installed, bot_delay=0, verify=True)
     assert store.engine.content.version == old.header.content
     assert "kept by mqtui" in store.content_note and installed.content.version in store.content_note
+    assert store.log[-1].text == f"C{store.content_note[1:]}."  # the players read it in the log
     names = set(store.cards.names)
     assert "Soggy Squib" not in names and "Maxi Slime" not in names and "New Arrival" not in names
 
@@ -237,6 +238,7 @@ def test_same_content_uses_the_installed_engine(tmp_path: Path) -> None:
     loaded = LocalStore.load(path, eng, bot_delay=0)
     assert loaded.engine is eng
     assert loaded.content_note.endswith(", as installed")
+    assert loaded.log[-1].kind != "save"  # nothing to tell the players
 
 
 def test_an_old_save_whose_content_is_not_archived_needs_that_content(tmp_path: Path) -> None:
