@@ -324,3 +324,19 @@ def test_the_saves_list_says_which_games_play_with_older_content(
     assert main(["saves", "--dir", str(folder), "--json"]) == 0
     listed = {e["name"]: e["content"] for e in json.loads(capsys.readouterr().out)}
     assert listed["new"] is None and listed["old"].startswith(f"content {version}")
+
+
+def test_a_log_that_no_longer_replays_says_which_mqtui_wrote_it(tmp_path: Path) -> None:
+    """Content travels with a save, rules do not: if a later rule made an old log play out otherwise,
+    the message says the save is older (and the game itself still loads)."""
+    data = saves.read(OLD / "format-1.mqsave")
+    data.state.heroes[1].gold += 100  # as if the rules had changed what the log leads to
+    with pytest.raises(saves.SaveError, match=r"heroes\[1\]\.gold .* \(written by mqtui 0\.1\.0: the rules"):
+        saves.verify(data, saves.engine_of(data))
+    store = LocalStore.new(minimal_engine(tmp_path, False), SEATS, 5, bot_delay=0)
+    keep_playing(store, 30)
+    mine = saves.decode(store.to_bytes())
+    mine.state.heroes[1].gold += 100
+    with pytest.raises(saves.SaveError) as info:
+        saves.verify(mine, store.engine)
+    assert "written by" not in str(info.value)
