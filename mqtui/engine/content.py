@@ -216,8 +216,8 @@ def _load_cached(dirs: tuple[Path, ...], fingerprint: tuple[tuple[str, int, int]
 
 
 def _display(path: Path) -> str:
-    """A short path for messages: relative to the project or the working directory if possible."""
-    for root in (paths.PROJECT_DIR, Path.cwd()):
+    """A short path for messages: relative to the folder holding seeds/ or the working directory."""
+    for root in (paths.SEEDS_DIR.parent, Path.cwd()):
         try:
             return path.resolve().relative_to(root.resolve()).as_posix()
         except ValueError:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import msgspec
 
-from mqtui import paths, saves
+from mqtui import saves
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.defs import Content
 from mqtui.engine.game import Engine
@@ -78,8 +78,10 @@ def sidecar_path(path: Path) -> Path:
 
 
 def content_dirs(packs: list[str]) -> list[str]:
-    """The content folders for a list of pack names (base first)."""
-    return [str(paths.BASE_CONTENT_DIR)] + [str(paths.SEEDS_DIR / "packs" / p) for p in packs]
+    """The content folders for a list of pack names (base first); raises PackError for a missing pack."""
+    from mqtui.packs import content_dirs as dirs
+
+    return [str(d) for d in dirs(packs)]
 
 
 def client_content(engine: Engine, packs: list[str], save_path: Path) -> list[str]:

@@ -20,6 +20,7 @@ from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.table import TableConfig, parse_new_spec
+from mqtui.packs import PackError
 from mqtui.paths import data_dir
 
 
@@ -75,7 +76,7 @@ def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
         raise ServeError(str(exc)) from None
     try:
         engine = Engine(load_content(persist.content_dirs(opts.packs)))
-    except ContentError as exc:
+    except (ContentError, PackError) as exc:
         raise ServeError(str(exc).splitlines()[0]) from None
     authority = Authority.new(engine, seats, opts.seed, None, config, packs=opts.packs)
     save_path = Path(opts.save) if opts.save else saves.saves_dir() / f"served-{authority.game.game}.mqsave"

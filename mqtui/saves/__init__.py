@@ -101,18 +101,19 @@ def load(path: Path | str, engine: Engine | None = None, check_log: bool = False
 
 def engine_for(header: Header, content_dirs: list[Path] | None = None) -> Engine:
     """An engine for a save: ``content_dirs`` if given, else the base content plus the header's packs
-    (looked up by name under ``seeds/packs``). Raises SaveError if the content cannot be loaded."""
-    from mqtui import paths
+    (looked up by name, see :mod:`mqtui.packs`). Raises SaveError if the content cannot be loaded."""
+    from mqtui import packs
     from mqtui.engine.content import ContentError, load_content
     from mqtui.engine.game import Engine
 
     if not content_dirs:
-        content_dirs = [paths.BASE_CONTENT_DIR]
-        for name in header.packs:
-            pack = paths.SEEDS_DIR / "packs" / name
-            if not pack.is_dir() or Path(name).name != name:
-                raise SaveError(f"the save needs the content pack {name!r}, which is not installed")
-            content_dirs.append(pack)
+        why = packs.missing_pack(header.packs)
+        if why:
+            raise SaveError(why)
+        try:
+            content_dirs = packs.content_dirs(header.packs)
+        except packs.PackError as exc:
+            raise SaveError(str(exc)) from None
     try:
         return Engine(load_content(content_dirs))
     except ContentError as exc:

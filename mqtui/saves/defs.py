@@ -162,7 +162,15 @@ def engine_of(
 ) -> Engine:
     """The engine a save continues with: the content it carries (or its archived content, for an old
     save); failing both, ``installed`` (or the content in ``content_dirs``, or the base content with the
-    header's packs), which must then be the save's own version. Raises SaveError (one line)."""
+    header's packs), which must then be the save's own version. A pack the save names must be installed
+    (unless ``content_dirs`` says where its content is), even though the save carries that pack's cards:
+    a game made with a pack loads only where the pack is. Raises SaveError (one line)."""
+    if not content_dirs:
+        from mqtui.packs import missing_pack
+
+        why = missing_pack(data.header.packs)
+        if why:
+            raise SaveError(why)
     if data.defs is not None:
         if data.defs.version != data.header.content:
             raise SaveError(
