@@ -240,10 +240,10 @@ def test_a_save_made_with_a_pack_survives_a_change_to_the_pack(upgraded: Path, t
     assert "Renamed In The Pack" not in loaded.cards.names
     keep_playing(loaded, 100)
     assert main(["check", "--verify", str(path)]) == 0  # engine_for would pick the upgraded pack
-    # the pack is gone (renamed or uninstalled): the game still has it
+    # the pack uninstalled: the player chose not to play it, and the save says what it needs
     shutil.rmtree(upgraded / "packs" / pack_name)
-    assert main(["check", "--verify", str(path)]) == 0
-    assert LocalStore.load(path, Engine(load_content()), bot_delay=0).engine.content == original.content
+    with pytest.raises(saves.SaveError, match=f"needs the content pack '{pack_name}'"):
+        LocalStore.load(path, Engine(load_content()), bot_delay=0)
 
 
 def test_same_content_uses_the_installed_engine(tmp_path: Path) -> None:
