@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay",
     "saves": "saves",
     "serve": "serve",
+    "hint": "hint",
 }
 
 
