@@ -32,10 +32,18 @@ from mqtui.engine.state import ACT, DX, DY, FLEE, INVITE, WINDOW, State
 Label = Callable[[Action], str]
 
 
+MAX_CHARS = 120  # one short line
+
+
 @dataclass(frozen=True)
 class Advice:
     action: Action  # what the computer would do
     text: str  # one line: the recommendation and the numbers behind it
+
+    def __post_init__(self) -> None:
+        if len(self.text) > MAX_CHARS:
+            cut = self.text[: MAX_CHARS - 1].rsplit(" ", 1)[0].rstrip(",;:")
+            object.__setattr__(self, "text", cut + "…")
 
 
 def advise(
@@ -54,7 +62,7 @@ def advise(
         if f.stage == "post":
             return Advice(choice.action, f"{pick}: {_after_dice(ctx, fv)}")
         if seat in (fv.c.active, fv.c.helper):
-            return Advice(choice.action, f"{pick}: {_own_fight(ctx, fv, words)}")
+            return Advice(choice.action, _own_fight(ctx, fv, choice.action, words))
         return Advice(choice.action, f"{pick}: {_their_fight(ctx, fv, choice.why)}")
     if f.kind == INVITE and view.combat is not None:
         fv = fight_view(ctx)
@@ -94,49 +102,51 @@ def escape_odds(t: CardTable, view: State, seat: int) -> tuple[int, float]:
     return need, p
 
 
-def _own_fight(ctx: Ctx, fv: FightView, words: Label) -> str:
+def _own_fight(ctx: Ctx, fv: FightView, a: Action, words: Label) -> str:
     p0 = p_win(fv.h - fv.m, fv.dice, fv.ties)
-    parts = [f"{p0:.0%} to win as it stands"]
-    better = _best_turn(ctx, fv, words)
-    if better is not None and better[0] > p0 + 0.01:
-        parts.append(f"{better[1]} -> {better[0]:.0%}")
+    options = _turns(ctx, fv)
+    if a.kind == "pass":
+        rec = "pass"
+        best = max(options.values(), default=None)
+        if best is not None and best[0] > p0 + 0.01:
+            rec += f" ({best[1]} would make it {best[0]:.0%})"
+    else:
+        label = words(a)
+        rec = label[:1].lower() + label[1:]
+        if a in options:
+            rec += f": {options[a][0]:.0%}"
+    parts = [f"{p0:.0%} to win now", rec]
     if fv.c.boss:
         parts.append("losing costs a Life and a Level")
     else:
         need, p = escape_odds(ctx.t, ctx.s, ctx.seat)
-        parts.append(f"if you lose, you escape on {need}+ ({p:.0%})")
+        parts.append(f"if you lose, escape on {need}+ ({p:.0%})")
     return "; ".join(parts)
 
 
-def _best_turn(ctx: Ctx, fv: FightView, words: Label) -> tuple[float, str] | None:
-    """The one helper or card that raises the odds most: (odds after it, what to do)."""
+def _turns(ctx: Ctx, fv: FightView) -> dict[Action, tuple[float, str]]:
+    """What each helper (at the cheapest terms each would likely take) or card would make the odds."""
     t, s = ctx.t, ctx.s
     margin = fv.h - fv.m
-    best: tuple[float, str] | None = None
-
-    def consider(p: float, what: str) -> None:
-        nonlocal best
-        if best is None or p > best[0] + 1e-9:
-            best = (p, what)
-
+    out: dict[Action, tuple[float, str]] = {}
     for a in ctx.has("use"):
         if a.b == 0:
-            consider(p_win(margin + t.treasure[a.a].bonus, fv.dice, fv.ties), t.names[a.a])
+            out[a] = (p_win(margin + t.treasure[a.a].bonus, fv.dice, fv.ties), t.names[a.a])
     for a in ctx.has("enhance"):
         amount = t.dxm[a.a].amount
         if amount < 0:
-            consider(p_win(margin - amount, fv.dice, fv.ties), f"{t.names[a.a]} on the monster")
-    # helpers: the cheapest terms each one would likely take
-    offers: dict[int, Action] = {}
+            out[a] = (p_win(margin - amount, fv.dice, fv.ties), t.names[a.a])
+    asked: set[int] = set()
     for a in sorted(ctx.has("invite"), key=lambda a: (a.b % 10 * 500 + a.c, a.b >= 10)):
-        if a.a in offers or a.b >= 10:
-            continue
         other = s.heroes[a.a]
         p1 = p_win(margin + helper_strength(ctx, fv, other), fv.dice, fv.ties or wins_ties(t, [other]))
-        if would_accept(ctx, fv, other, a.b % 10, a.c, p1):
-            offers[a.a] = a
-            consider(p1, f"ask {other.name} for {_terms(a.b % 10, a.c)}")
-    return best
+        if a.a in asked:
+            out[a] = (p1, f"{other.name}'s help")
+            continue
+        if a.b < 10 and would_accept(ctx, fv, other, a.b % 10, a.c, p1):
+            asked.add(a.a)
+            out[a] = (p1 + 1e-6, f"{other.name}'s help for {_terms(a.b % 10, a.c)}")  # the cheapest first
+    return out
 
 
 def _their_fight(ctx: Ctx, fv: FightView, why: str) -> str:
