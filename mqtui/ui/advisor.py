@@ -32,7 +32,7 @@ class AdviceTally:
         if not self.offered:
             return ""
         share = self.followed / self.offered
-        return f"You followed the advisor {self.followed} times out of {self.offered} ({share:.0%})."
+        return f"You took the advisor's advice {self.followed} of {self.offered} times ({share:.0%})."
 
 
 _TALLIES: dict[int, AdviceTally] = {}  # by id(store), dropped when the store goes
