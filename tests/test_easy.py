@@ -122,3 +122,16 @@ def test_easy_bot_beats_random_bots(engine: Engine) -> None:
         0 in play_game(engine, ["easy", "random", "random", "random"], seed).winners for seed in range(4)
     )
     assert wins >= 3
+
+
+def test_easy_is_offered_wherever_players_are_chosen(capsys: pytest.CaptureFixture[str]) -> None:
+    from mqtui.cli import main
+    from mqtui.net.table import parse_new_spec
+    from mqtui.ui.screens.new_game import kind_options
+    from mqtui.ui.session import build_seats, parse_players
+
+    assert [s.kind for s in build_seats(parse_players("Ann,Bob:easy"))] == ["human", "easy"]
+    assert [s.kind for s in parse_new_spec("Ann,easy,Cy:green:easy")] == ["human", "easy", "easy"]
+    assert "easy" in [value for _, value in kind_options(False)]
+    assert main(["sim", "--games", "2", "--bots", "easy,random", "--players", "2", "--json"]) == 0
+    assert '"easy"' in capsys.readouterr().out
