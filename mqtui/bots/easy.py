@@ -44,8 +44,8 @@ from mqtui.engine.state import ACT, INVITE, WINDOW, State
 EASY_PARAMS = Params(interfere=0.0, curse_floor=99.0, leader_fear=0.5, boss_ready=0.0)
 SLIP = 0.25  # chance of a small mistake where one is possible
 FORGET = 0.5  # chance of forgetting a one-shot it meant to use
-SPOILER = 0.35  # chance of playing the normal bot's card against a hero about to win
-CURSE = 0.3  # chance of playing a curse (on a random opponent) when ending the turn
+SPOILER = 0.25  # chance of playing the normal bot's card against a hero about to win
+CURSE = 0.1  # chance of playing a curse (on a random opponent) when ending the turn
 HELP_BELOW = 0.55  # asks for help when its own odds are under this
 
 
