@@ -8,6 +8,7 @@ the game-over screen can read it with :func:`tally_for`.
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from dataclasses import dataclass
 
@@ -44,7 +45,8 @@ def tally_for(store: object) -> AdviceTally:
     tally = _TALLIES.get(key)
     if tally is None:
         tally = _TALLIES[key] = AdviceTally()
-        weakref.finalize(store, _TALLIES.pop, key, None)
+        with contextlib.suppress(TypeError):  # (a store that cannot be weakly referenced keeps its tally)
+            weakref.finalize(store, _TALLIES.pop, key, None)
     return tally
 
 
