@@ -128,7 +128,7 @@ def window(ctx: Ctx, rnd: random.Random) -> Choice | None:
     if a.kind == "use" and rnd.random() < FORGET:
         return idle
     if ctx.seat == c.active and a.kind in ("invite", "pass"):
-        asked = ask_for_help(ctx, rnd, prefer=a.a if a.kind == "invite" else -1)
+        asked = ask_for_help(ctx, prefer=a.a if a.kind == "invite" else -1)
         if asked is not None:
             return asked
         if a.kind == "invite":
@@ -136,8 +136,9 @@ def window(ctx: Ctx, rnd: random.Random) -> Choice | None:
     return choice
 
 
-def ask_for_help(ctx: Ctx, rnd: random.Random, prefer: int = -1) -> Choice | None:
-    """A doubtful fight: invite the hero who adds most, on fair terms."""
+def ask_for_help(ctx: Ctx, prefer: int = -1) -> Choice | None:
+    """A doubtful fight: invite the hero who adds most, on fair terms (``prefer``: the helper the
+    normal bot would ask, all else equal)."""
     invites = ctx.has("invite")
     c = ctx.s.combat
     if not invites or c is None:
@@ -148,7 +149,7 @@ def ask_for_help(ctx: Ctx, rnd: random.Random, prefer: int = -1) -> Choice | Non
         return None
     total = sum(d.treasures for d in fv.foes)
     n, gold = fair_terms(min(total, 3), ctx.me.gold)
-    best: tuple[float, Action] | None = None
+    best: tuple[float, float, Action] | None = None  # (preference, odds with the helper, invitation)
     for a in invites:
         if a.b != n or a.c != gold:
             continue
@@ -158,12 +159,12 @@ def ask_for_help(ctx: Ctx, rnd: random.Random, prefer: int = -1) -> Choice | Non
         )
         bonus = 0.05 if a.a == prefer else 0.0
         if p1 - p0 + bonus >= 0.15 and (best is None or p1 + bonus > best[0]):
-            best = (p1 + bonus, a)
+            best = (p1 + bonus, p1, a)
     if best is None:
         return None
-    a = best[1]
+    _, p1, a = best
     terms = f"{n} Treasure{'s' if n != 1 else ''}" if n else (f"{gold} gold" if gold else "nothing")
-    return Choice(a, f"asks {ctx.s.heroes[a.a].name} to help for {terms}: {p0:.0%} -> {min(best[0], 1):.0%}")
+    return Choice(a, f"asks {ctx.s.heroes[a.a].name} to help for {terms}: {p0:.0%} -> {p1:.0%}")
 
 
 def answer_invite(ctx: Ctx) -> Choice | None:
