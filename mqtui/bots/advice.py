@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mqtui.bots.eval import p_win, wins_ties
+from mqtui.bots.easy import with_helper
+from mqtui.bots.eval import p_win
 from mqtui.bots.normal import (
     Ctx,
     FightView,
     Params,
     decide,
     fight_view,
-    helper_strength,
     hostile_at,
     would_accept,
 )
@@ -66,8 +66,7 @@ def advise(
         return Advice(choice.action, f"{pick}: {_their_fight(ctx, fv, choice.why)}")
     if f.kind == INVITE and view.combat is not None:
         fv = fight_view(ctx)
-        me = view.heroes[seat]
-        p1 = p_win(fv.h + helper_strength(ctx, fv, me) - fv.m, fv.dice, fv.ties or wins_ties(t, [me]))
+        p1 = with_helper(ctx, fv, view.heroes[seat])
         verdict = "Accept" if choice.action.kind == "accept" else "Decline"
         reason = f"{p1:.0%} to win with your help, for {_terms(f.n, f.target)}"
         if verdict == "Decline" and "winning" in choice.why:
@@ -139,7 +138,7 @@ def _turns(ctx: Ctx, fv: FightView) -> dict[Action, tuple[float, str]]:
     asked: set[int] = set()
     for a in sorted(ctx.has("invite"), key=lambda a: (a.b % 10 * 500 + a.c, a.b >= 10)):
         other = s.heroes[a.a]
-        p1 = p_win(margin + helper_strength(ctx, fv, other), fv.dice, fv.ties or wins_ties(t, [other]))
+        p1 = with_helper(ctx, fv, other)
         if a.a in asked:
             out[a] = (p1, f"{other.name}'s help")
             continue

@@ -23,25 +23,25 @@ from __future__ import annotations
 import random
 
 from mqtui.bots import Choice
-from mqtui.bots.eval import GOLD_VALUE, TREASURE_VALUE, p_win, wins_ties
+from mqtui.bots.eval import p_win, wins_ties
 from mqtui.bots.normal import (
     Ctx,
+    FightView,
     Params,
     decide,
     fight_view,
     helper_strength,
-    loss_cost,
     move_options,
 )
+from mqtui.bots.normal import invite as normal_invite
 from mqtui.engine.actions import Action
-from mqtui.engine.combat import room_rules
 from mqtui.engine.game import Engine
 from mqtui.engine.heroes import MAX_LEVEL
-from mqtui.engine.state import ACT, INVITE, WINDOW, State
+from mqtui.engine.state import ACT, INVITE, WINDOW, Hero, State
 
 # the normal policy, less cut-throat: no interference weight, no curses by calculation, less fear of
 # the table, and straight to the boss at Level 10
-EASY_PARAMS = Params(interfere=0.0, curse_floor=99.0, leader_fear=0.5, boss_ready=0.0)
+EASY_PARAMS = Params(interfere=0.0, curse_floor=99.0, leader_fear=0.5, boss_ready=0.0, help_margin=0.0)
 SLIP = 0.25  # chance of a small mistake where one is possible
 FORGET = 0.5  # chance of forgetting a one-shot it meant to use
 SPOILER = 0.25  # chance of playing the normal bot's card against a hero about to win
@@ -153,10 +153,7 @@ def ask_for_help(ctx: Ctx, prefer: int = -1) -> Choice | None:
     for a in invites:
         if a.b != n or a.c != gold:
             continue
-        other = ctx.s.heroes[a.a]
-        p1 = p_win(
-            fv.h + helper_strength(ctx, fv, other) - fv.m, fv.dice, fv.ties or wins_ties(ctx.t, [other])
-        )
+        p1 = with_helper(ctx, fv, ctx.s.heroes[a.a])
         bonus = 0.05 if a.a == prefer else 0.0
         if p1 - p0 + bonus >= 0.15 and (best is None or p1 + bonus > best[0]):
             best = (p1 + bonus, p1, a)
@@ -167,31 +164,23 @@ def ask_for_help(ctx: Ctx, prefer: int = -1) -> Choice | None:
     return Choice(a, f"asks {ctx.s.heroes[a.a].name} to help for {terms}: {p0:.0%} -> {p1:.0%}")
 
 
+def with_helper(ctx: Ctx, fv: FightView, hero: Hero) -> float:
+    """The heroes' chance in this fight with ``hero`` at the active hero's side."""
+    return p_win(fv.h + helper_strength(ctx, fv, hero) - fv.m, fv.dice, fv.ties or wins_ties(ctx.t, [hero]))
+
+
 def answer_invite(ctx: Ctx) -> Choice | None:
-    """Help on fair terms: weigh the reward against the risk to itself, not the rivalry."""
-    s, me = ctx.s, ctx.me
-    f = s.frames[-1]
-    c = s.combat
-    accept, decline = ctx.has("accept"), ctx.has("decline")
-    if c is None or not accept or not decline:
-        return None
-    fv = fight_view(ctx)
-    active = s.heroes[c.active]
-    p1 = p_win(fv.h + helper_strength(ctx, fv, me) - fv.m, fv.dice, fv.ties or wins_ties(ctx.t, [me]))
-    if c.boss:
-        if p1 >= 0.5:
-            return Choice(accept[0], f"joins {active.name} against the boss ({p1:.0%})")
-        return Choice(decline[0], f"won't face the boss with {active.name}: only {p1:.0%}")
-    levels = sum(d.levels for d in fv.foes)
-    if active.level + levels >= MAX_LEVEL:
-        return Choice(decline[0], f"won't help: {active.name} would reach Level {MAX_LEVEL}")
-    gain = f.target * GOLD_VALUE + p1 * f.n * TREASURE_VALUE
-    loss = (1 - p1) * loss_cost(ctx, fv.foes, room_rules(ctx.t, s, c))
-    if p1 >= 0.5 and gain - loss > 0:
-        return Choice(
-            accept[0], f"helps {active.name} ({p1:.0%} to win, for {f.n} Treasure and {f.target} gold)"
-        )
-    return Choice(decline[0], f"won't help {active.name}: too risky for the reward ({p1:.0%} to win)")
+    """Help on fair terms: the normal bot's rule with no rivalry counted (``interfere=0``), but only
+    into fights it is likelier than not to win (a boss fight too: a shared win)."""
+    choice = normal_invite(ctx)
+    c = ctx.s.combat
+    decline = ctx.has("decline")
+    if choice is None or c is None or choice.action.kind != "accept" or not decline:
+        return choice
+    p1 = with_helper(ctx, fight_view(ctx), ctx.me)
+    if p1 < 0.5:
+        return Choice(decline[0], f"won't help {ctx.s.heroes[c.active].name}: too risky ({p1:.0%} to win)")
+    return choice
 
 
-__all__ = ["EASY_PARAMS", "EasyBot", "fair_terms"]
+__all__ = ["EASY_PARAMS", "EasyBot", "fair_terms", "with_helper"]
