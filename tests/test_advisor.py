@@ -125,11 +125,19 @@ def hint(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str,
     return code, json.loads(out)
 
 
-@pytest.mark.parametrize("name", ["format-0.mqsave", "format-1.mqsave"])
-def test_hint_reads_the_fixture_saves(capsys: pytest.CaptureFixture[str], name: str) -> None:
-    code, out = hint(capsys, str(ROOT / "saves" / name), "--content", str(MINIMAL))
+FIXTURES = sorted((ROOT / "saves").glob("**/*.mqsave"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(ROOT / "saves")) for p in FIXTURES])
+def test_hint_reads_the_fixture_saves(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    code, out = hint(capsys, str(path))
     assert code == 0
     assert out["name"] == "Ann" and out["advice"]
+
+
+def test_hint_reads_an_old_save_against_the_content_it_names(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = hint(capsys, str(ROOT / "saves" / "format-0.mqsave"), "--content", str(MINIMAL))
+    assert code == 0 and out["advice"]
 
 
 def test_hint_reads_the_sample_save(capsys: pytest.CaptureFixture[str]) -> None:

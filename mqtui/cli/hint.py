@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--content",
         nargs="+",
         metavar="DIR",
-        help="content folders (default: the base content plus the save's packs)",
+        help="content folders for old saves that do not carry their content (default: the base content and the save's packs)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object: seat, action, advice")
 
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         data = saves.read(args.file)
-        engine = saves.engine_for(data.header, [Path(d) for d in args.content] if args.content else None)
+        engine = saves.engine_of(data, None, [Path(d) for d in args.content] if args.content else None)
         saves.validate(data, engine)
     except saves.SaveError as exc:
         print(f"mqtui hint: {args.file}: {exc}", file=sys.stderr)
