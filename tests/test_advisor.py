@@ -113,6 +113,7 @@ def test_bot_reasons_are_turned_into_advice() -> None:
     assert you("goes after Slime in Cellar (wins 60%)") == "go after Slime in Cellar (wins 60%)"
     assert you("searches the Vault") == "search the Vault"
     assert you("won't help Ann") == "won't help Ann"
+    assert you("explores N (expects +0.9)") == "explore N (worth +0.9 Level on average)"
     assert you("calls X into its own fight") == "call X into your own fight"
 
 

@@ -9,6 +9,7 @@ would turn it, the odds of escaping if the fight is lost, whether an invitation 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -192,6 +193,7 @@ def you(why: str) -> str:
     elif first.endswith("s") and not first.endswith("ss"):
         first = first[:-1]
     text = f"{first} {rest}" if rest else first
+    text = re.sub(r"\(expects ([+-][\d.]+)\)", r"(worth \1 Level on average)", text)
     return text.replace(" its ", " your ").replace(" it ", " you ")
 
 
