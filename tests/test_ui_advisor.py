@@ -1,4 +1,4 @@
-"""The advisor in the app (key g, the fight pane's line, the setting, the tally for the game-over
+"""The advisor in the app (key w, the fight pane's line, the setting, the tally for the game-over
 screen) and the first game on easy (the title screen says so; the New Game screen remembers a change)."""
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_pla
         assert isinstance(app.screen, GameScreen)
         line = advisor_line(app)
         assert "% to win now" in line and "escape on" in line
-        assert "Advisor (g):" in app.screen.query_one("#combat-main", CombatPane).plain_text()
-        await pilot.press("g")
+        assert "Advisor (w):" in app.screen.query_one("#combat-main", CombatPane).plain_text()
+        await pilot.press("w")
         await pilot.pause()
         notes = [n for n in app._notifications if n.title.startswith("Advisor")]
         assert notes and notes[-1].message == line
@@ -80,7 +80,7 @@ async def test_the_advisor_can_be_turned_off() -> None:
         assert advisor_line(app) == ""
         assert "Advisor" not in app.screen.query_one("#combat-main", CombatPane).plain_text()
         assert app.screen.check_action("advice", ()) is False
-        await pilot.press("g")
+        await pilot.press("w")
         await pilot.pause()
         assert not any(n.title.startswith("Advisor") for n in app._notifications)
         await app.screen.perform(Action(0, "pass"))
@@ -93,7 +93,7 @@ async def test_the_advisor_key_explains_the_action_phase() -> None:
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("g")
+        await pilot.press("w")
         await pilot.pause()
         notes = [n for n in app._notifications if n.title.startswith("Advisor")]
         assert notes and notes[-1].message and "\n" not in notes[-1].message

@@ -22,7 +22,7 @@ class Settings(msgspec.Struct, kw_only=True):
     auto_pass: bool = False
     handoff: bool = True  # hide the hand between human players on one keyboard
     opponents: str = "easy"  # the computer players of a new game, until the player picks others
-    advisor: bool = True  # offer the advisor (key g, a line in the fight pane)
+    advisor: bool = True  # offer the advisor (key w, a line in the fight pane)
 
 
 def settings_path() -> Path:

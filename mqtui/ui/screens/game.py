@@ -80,7 +80,7 @@ class GameScreen(Screen[None]):
         Binding("shift+left", "go(3)", "Move west", id="game.west", show=False),
         Binding("y", "kind('accept')", "Accept", id="game.accept"),
         Binding("n", "kind('decline')", "Decline", id="game.decline"),
-        Binding("g", "advice", "Advice", id="game.advice"),
+        Binding("w", "advice", "Advice", id="game.advice"),
         Binding("f1,question_mark", "help", "Help", id="game.help", key_display="?"),
         Binding("q", "quit_to_title", "Quit", id="game.quit"),
         # (in the row of keys, not docked at the right where the keys that do not fit run under it)

@@ -57,7 +57,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 "Hide hands between human players", self.settings.handoff, id="handoff", compact=True
             )
             yield Checkbox(
-                "Advisor: what the computer would do (g)", self.settings.advisor, id="advisor", compact=True
+                "Advisor: what the computer would do (w)", self.settings.advisor, id="advisor", compact=True
             )
             with Horizontal():
                 yield Button("Save (Ctrl+S)", variant="primary", id="save", compact=True)

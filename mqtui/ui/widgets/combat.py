@@ -169,7 +169,7 @@ class CombatPane(Static):
         table = combat_table(self.cards, view, self.seats, c, good, bad)
         parts: list[RenderableType] = [header, table, combat_status(view, self.seats, c)]
         if self.advice:
-            parts.append(Text.assemble(("Advisor (g): ", "bold"), self.advice))
+            parts.append(Text.assemble(("Advisor (w): ", "bold"), self.advice))
         self.update(Group(*parts))
 
 
