@@ -112,16 +112,17 @@ def test_the_tally_line_says_how_often_the_advice_was_taken() -> None:
 async def test_the_game_over_screen_shows_the_tally() -> None:
     store = store_for()
     app = make_app(store)
+    app.game_store = store
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        snap = store.snapshot()
-        app.push_screen(
-            GameOverScreen(
-                store.cards, store.seats, snap, advice="You took the advisor's advice 3 of 4 times (75%)."
-            )
-        )
+        advice = Advice(Action(0, "pass"), "pass")
+        for taken in ("pass", "pass", "pass", "end"):
+            tally_for(store).record(advice, Action(0, taken))
+        app.game_over(app.screen, store.snapshot())
         await pilot.pause()
-        assert "3 of 4 times" in str(app.screen.query_one("#advice-tally", Static).render())
+        assert isinstance(app.screen, GameOverScreen)
+        text = str(app.screen.query_one("#advice-tally", Static).render())
+        assert "advice 3 of 4 times (75%)" in text
 
 
 # -- first game on easy ----------------------------------------------------------------------------------
