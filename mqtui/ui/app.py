@@ -246,6 +246,8 @@ class MQApp(App[None]):
             else:
                 self.leave_game(screen)
 
+        from mqtui.ui.advisor import tally_for
+
         over = GameOverScreen(
             store.cards,
             store.seats,
@@ -254,6 +256,7 @@ class MQApp(App[None]):
             kept=self.finished_file,
             packs=tuple(getattr(store, "packs", ())),
             can_replay=self.local,
+            advice=tally_for(store).line(),
         )
         self.push_screen(over, done)
 

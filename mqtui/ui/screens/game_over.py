@@ -121,6 +121,7 @@ class GameOverScreen(ModalScreen[str]):
     GameOverScreen #banner { text-style: bold; width: 1fr; content-align: center middle; margin: 0 0 1 0; }
     GameOverScreen #table { margin: 0 0 1 0; }
     GameOverScreen #fight { margin: 0 0 1 0; }
+    GameOverScreen #advice-tally { margin: 0 0 1 0; }
     GameOverScreen #keys { color: $foreground 70%; }
     """
 
@@ -134,10 +135,13 @@ class GameOverScreen(ModalScreen[str]):
         kept: Path | None = None,
         packs: tuple[str, ...] = (),
         can_replay: bool = False,
+        advice: str = "",
     ) -> None:
         """``fight``: the whole state just before the deciding fight was decided (None: unknown);
-        ``kept``: where the finished game is kept; ``packs``: content packs it was played with."""
+        ``kept``: where the finished game is kept; ``packs``: content packs it was played with;
+        ``advice``: how often the player followed the advisor (empty: never shown)."""
         super().__init__()
+        self.advice = advice  # how often the player followed the advisor (empty: never shown)
         self.cards = cards
         self.seats = seats
         self.snap = snap
@@ -169,6 +173,8 @@ class GameOverScreen(ModalScreen[str]):
                 listed = " (mqtui saves lists it)" if self.kept.parent.name == "finished" else ""
                 parts.append(Text.assemble(("Kept as ", "bold"), self.kept.name, listed))
             yield Static(Group(*parts), id="fight")
+            if self.advice:
+                yield Static(self.advice, id="advice-tally")
             keys = "r: replay · " if self.can_replay else ""
             yield Static(f"{keys}n: new game · t: title screen · q: quit", id="keys")
 
