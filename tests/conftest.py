@@ -1,0 +1,24 @@
+"""Every test runs in a world of its own, so that the suite can run in parallel (pytest-xdist):
+
+- its own data folder (``$MQTUI_DATA``: saves, settings, user packs and themes) and ``$HOME``, both
+  under the test's ``tmp_path``, never the user's nor another worker's;
+- a known terminal (``TERM=xterm-256color``) and no ``NO_COLOR`` from the caller's shell (a test about
+  either sets it itself).
+
+A module may still set ``MQTUI_DATA`` elsewhere (its own autouse fixture runs after this one).
+Waiting helpers live in ``tests/waiting.py``; a port is always 0 (the OS picks a free one).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_data_and_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("NO_COLOR", raising=False)
