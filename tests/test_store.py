@@ -29,11 +29,6 @@ SOLO = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "
 HOTSEAT = (Seat("Ann", "red"), Seat("Bob", "blue"))
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-
-
 @functools.cache
 def engine() -> Engine:
     return Engine(load_content())

@@ -10,7 +10,6 @@ from ui_helpers import local_app, store_for
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.screens.title import TitleScreen
-from mqtui.ui.session import available_bot
 
 TIME_CAP = 60.0  # seconds: a safety net only; a game takes a few hundred actions
 
@@ -21,7 +20,6 @@ def data(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
 async def test_whole_game_between_computer_players() -> None:
     store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=3, setup_done=False)
     app = local_app(store)
