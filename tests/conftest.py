@@ -6,7 +6,12 @@
   either sets it itself).
 
 A module may still set ``MQTUI_DATA`` elsewhere (its own autouse fixture runs after this one).
-Waiting helpers live in ``tests/waiting.py``; a port is always 0 (the OS picks a free one).
+Waiting helpers live in ``tests/waiting.py``; a port is always 0 (the OS picks a free one); a folder
+is always under ``tmp_path`` (per test, so per worker), never a fixed path.
+
+In a parallel run (``./test``: ``-n auto --dist loadgroup``) the tests marked ``slow`` start first, so
+that the long ones spread over the workers instead of ending the run on one of them. Tests that share
+an expensive module fixture keep together with ``pytest.mark.xdist_group("name")``.
 """
 
 from __future__ import annotations
@@ -22,3 +27,8 @@ def _own_data_and_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts the same way
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # (stable: slow first)

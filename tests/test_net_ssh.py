@@ -39,9 +39,10 @@ from mqtui.net.identity import KeyTable
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
-)
+pytestmark = [
+    pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"),
+    pytest.mark.slow,  # real ssh processes and servers: seconds each
+]
 
 ANSI = re.compile(
     rb"\x1b\[[0-9;?<>=!]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHM]"

@@ -164,6 +164,7 @@ def test_cards_shows_a_pack_by_name(data: Path, capsys) -> None:
     assert "Queue-Jumping Goblin" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 async def test_new_game_screen_lists_the_packs_and_the_game_uses_the_ticked_one(data: Path) -> None:
     add_user_pack(data)
     add_broken_pack(data)

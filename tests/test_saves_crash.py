@@ -23,7 +23,7 @@ from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.store import LocalStore, Seat
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork"), pytest.mark.slow]
 
 SEATS = (Seat("Ann", "red", "random"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
 WRITER_KILLS = 150  # kills of a process that only writes saves

@@ -191,6 +191,7 @@ def test_resealed_mutations_reach_the_decoders() -> None:
     assert counts["refused"] > 2000  # the checksum did not stop them: the decoders and checks did
 
 
+@pytest.mark.slow
 def test_structural_mutations_reach_the_checks() -> None:
     fmt, header, body = split(base())
     plain_body = msgpack.unpackb(body, raw=False)
@@ -210,6 +211,7 @@ def test_structural_mutations_reach_the_checks() -> None:
     assert counts["refused"] > 1000 and counts["ok"] > 200  # both paths exercised
 
 
+@pytest.mark.slow
 def test_content_mutations_reach_the_content_checks() -> None:
     """The content a save carries is checked like TOML content: a mutated definition is refused in one
     line or is harmless; the engine never meets a definition the loader would have refused."""

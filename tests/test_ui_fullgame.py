@@ -20,6 +20,7 @@ def data(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 async def test_whole_game_between_computer_players() -> None:
     store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=3, setup_done=False)
     app = local_app(store)

@@ -44,6 +44,7 @@ def hand_option(hand: CardList, uid: int) -> int:
     return next(i for i in range(hand.option_count) if hand.get_option_at_index(i).id == f"card-{uid}")
 
 
+@pytest.mark.slow
 async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
     store = fight_position()
     give(store, 0, ["traffic-cone-helm"], "equipped")
@@ -88,6 +89,7 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
         assert screen.query_one(ContentSwitcher).current == "map"
 
 
+@pytest.mark.slow
 async def test_helper_invitation_hot_seat() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     store.state.forced = [6, 1]
@@ -121,6 +123,7 @@ async def test_helper_invitation_hot_seat() -> None:
         assert any("Ann and Bob" in line and "beat" in line for line in screen.snapshot.log)
 
 
+@pytest.mark.slow
 async def test_thrown_item_from_the_next_room() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     (flask,) = give(store, 1, ["flask-of-bravado"])
@@ -226,6 +229,7 @@ async def test_copies_of_one_card_are_one_line_with_a_count() -> None:
         assert sum(store.cards.names[u] == name for u in hero(store, 0).hand) == 2
 
 
+@pytest.mark.slow
 async def test_monster_phase_moves_monsters() -> None:
     store = store_for()
     empty_hands(store)

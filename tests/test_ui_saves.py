@@ -24,6 +24,7 @@ def plain_app() -> MQApp:
     return MQApp(settings=Settings(auto_pass=False), save_settings_file=False, bot_delay=0)
 
 
+@pytest.mark.slow
 async def test_save_quit_and_continue() -> None:
     store = store_for()
     app = local_app(store)
@@ -98,6 +99,7 @@ async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
         assert app._notifications
 
 
+@pytest.mark.slow
 async def test_resize_below_the_minimum_and_back() -> None:
     store = store_for()
     app = local_app(store)
