@@ -7,5 +7,5 @@ unknown one without importing the computer players themselves.
 from __future__ import annotations
 
 PEOPLE_KINDS: tuple[str, ...] = ("human", "remote")  # at this terminal; over the network
-BOT_KINDS: tuple[str, ...] = ("random", "normal", "hard")  # mqtui.bots.make_bot makes each of these
+BOT_KINDS: tuple[str, ...] = ("random", "easy", "normal", "hard")  # mqtui.bots.make_bot makes each of these
 SEAT_KINDS = frozenset((*PEOPLE_KINDS, *BOT_KINDS))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import Action, IllegalAction
@@ -73,14 +74,6 @@ async def _frame(reader: asyncio.StreamReader, timeout: float = 5.0) -> bytes:
     body = await asyncio.wait_for(read_frame(reader, 1 << 24), timeout)
     assert body is not None
     return body
-
-
-async def _until(pred, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    end = asyncio.get_running_loop().time() + timeout
-    while not pred():
-        if asyncio.get_running_loop().time() > end:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
 
 
 async def _next_result(reader: asyncio.StreamReader) -> Result:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import to_text
@@ -141,7 +142,7 @@ class Term:
             if loop.time() > end:
                 raise AssertionError("ssh did not end")
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.1)  # let the last bytes in
+        await _until(lambda: self.closed, what="the end of the terminal's output")  # the last bytes in
         return self.proc.returncode
 
     def close(self) -> None:
@@ -227,15 +228,6 @@ async def server(engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             term.close()
         await srv.host.close()
         await srv.authority.close()
-
-
-async def _until(pred, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not pred():
-        if loop.time() > end:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.05)
 
 
 def _public_names(a: Authority, seat: int) -> set[str]:

@@ -31,6 +31,10 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         from mqtui.bots.random_bot import RandomBot
 
         return RandomBot(seed)
+    if kind == "easy":
+        from mqtui.bots.easy import EasyBot
+
+        return EasyBot(seed)
     if kind == "normal":
         from mqtui.bots.normal import NormalBot
 
