@@ -7,6 +7,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher
 from ui_helpers import add_monster, add_room, empty_hands, give, hero, local_app, make_app, settle, store_for
+from waiting import wait_until
 
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
@@ -85,8 +86,8 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
         assert any("beats" in line and "Skeleton Intern" in line for line in log)
         assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
         assert screen.query_one(ContentSwitcher).current == "combat-main"
-        await pilot.pause(2.6)  # ... for a moment, then the map is back
-        assert screen.query_one(ContentSwitcher).current == "map"
+        switcher = screen.query_one(ContentSwitcher)
+        await wait_until(lambda: switcher.current == "map", what="the map back")  # ... for a moment
 
 
 @pytest.mark.slow
