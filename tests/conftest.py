@@ -9,8 +9,10 @@ A module may still set ``MQTUI_DATA`` elsewhere (its own autouse fixture runs af
 Waiting helpers live in ``tests/waiting.py``; a port is always 0 (the OS picks a free one); a folder
 is always under ``tmp_path`` (per test, so per worker), never a fixed path.
 
-In a parallel run (``./test``: ``-n auto --dist loadgroup``) the tests marked ``slow`` start first, so
-that the long ones spread over the workers instead of ending the run on one of them. Tests that share
+The ``slow`` marker is on every test that takes seconds (whole games, fuzzing, subprocesses, SSH;
+measured with ``pytest --durations=40``); ``-m "not slow"`` leaves them out. In a parallel run
+(``./test``: ``-n auto --dist loadgroup``) they start first, so that the long ones spread over the
+workers instead of ending the run on one of them. Tests that share
 an expensive module fixture keep together with ``pytest.mark.xdist_group("name")``.
 """
 
