@@ -39,6 +39,7 @@ def ask(engine: Engine, s: State) -> Advice | None:
     return advise(engine.cards, view_for(s, seat), seat, list(engine.legal(s, seat)))
 
 
+@pytest.mark.slow
 def test_the_advice_is_the_same_whatever_the_other_seats_hold(engine: Engine) -> None:
     rnd = random.Random(9)
     checked = 0
@@ -53,6 +54,7 @@ def test_the_advice_is_the_same_whatever_the_other_seats_hold(engine: Engine) ->
     assert checked >= 100
 
 
+@pytest.mark.slow
 def test_the_advice_is_the_normal_bots_legal_choice_in_one_line(engine: Engine) -> None:
     kinds: set[str] = set()
     for s in positions(engine, range(80, 84), every=3, drivers="normal"):

@@ -117,6 +117,7 @@ def test_every_bot_kind_can_be_made() -> None:
 # -- determinism and fairness ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
     for s in positions(engine, range(50, 53), every=15, drivers="normal"):
         seat = engine.deciding(s)

@@ -146,6 +146,7 @@ async def test_the_first_game_is_against_easy_players_and_the_title_says_so(data
     assert load_settings().opponents == "easy"
 
 
+@pytest.mark.slow
 async def test_the_new_game_screen_remembers_another_level(data) -> None:
     app = MQApp(settings=Settings(), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
