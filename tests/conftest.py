@@ -12,8 +12,8 @@ is always under ``tmp_path`` (per test, so per worker), never a fixed path.
 The ``slow`` marker is on every test that takes seconds (whole games, fuzzing, subprocesses, SSH;
 measured with ``pytest --durations=40``); ``-m "not slow"`` leaves them out. In a parallel run
 (``./test``: ``-n auto --dist loadgroup``) they start first, so that the long ones spread over the
-workers instead of ending the run on one of them. Tests that share
-an expensive module fixture keep together with ``pytest.mark.xdist_group("name")``.
+workers instead of ending the run on one of them. Tests that share an expensive module fixture keep
+together on one worker with ``pytest.mark.xdist_group("name")``.
 """
 
 from __future__ import annotations
