@@ -34,3 +34,9 @@ def _own_data_and_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts the same way
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # (stable: slow first)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    """The test's data folder (``$MQTUI_DATA``), for tests that look into it."""
+    return tmp_path / "data"

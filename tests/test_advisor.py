@@ -29,11 +29,6 @@ def engine() -> Engine:
     return Engine(load_content())
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-
-
 def ask(engine: Engine, s: State) -> Advice | None:
     seat = engine.deciding(s)
     return advise(engine.cards, view_for(s, seat), seat, list(engine.legal(s, seat)))

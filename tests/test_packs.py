@@ -25,12 +25,6 @@ SHIPPED = "looking-for-trouble"
 BOTS = [SeatSpec("Ann", "normal"), SeatSpec("Bob", "normal"), SeatSpec("Cy", "normal")]
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def add_user_pack(data: Path, name: str = "my-trouble") -> Path:
     """The shipped expansion copied into the player's packs folder under another name."""
     folder = data / "packs" / name

@@ -20,12 +20,6 @@ from mqtui.ui.settings import Settings, load_settings
 from mqtui.ui.widgets.combat import CombatPane
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
-    return tmp_path
-
-
 def fight_game() -> LocalStore:
     """Ann (Level 1, strength 5 with gear) next to a Level 3 monster she is unlikely to beat alone;
     Bob, a human at the same keyboard, could help."""

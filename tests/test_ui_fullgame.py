@@ -14,12 +14,6 @@ from mqtui.ui.screens.title import TitleScreen
 TIME_CAP = 60.0  # seconds: a safety net only; a game takes a few hundred actions
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
-    return tmp_path
-
-
 @pytest.mark.slow
 async def test_whole_game_between_computer_players() -> None:
     store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=3, setup_done=False)

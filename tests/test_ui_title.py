@@ -16,12 +16,6 @@ from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings, load_settings
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
-    return tmp_path
-
-
 @pytest.mark.slow
 async def test_new_game_from_title_screen_with_enter() -> None:
     app = make_app()
