@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncssh
 
+from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.identity import SPECTATOR, Claim
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
@@ -55,7 +56,7 @@ def host_key(path: Path) -> asyncssh.SSHKey:
 class SSHHost:
     """Everything the SSH sessions of one game share."""
 
-    authority: Authority
+    authority: Authority | None  # the one table of a single-table host (None: a lobby, see net.lobby)
     content_dirs: list[str] = field(default_factory=list)
     app: str = "auto"  # which app the sessions run: "auto", "mqapp", "standin"
     sessions: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -64,6 +65,18 @@ class SSHHost:
     children: dict[int, int] = field(default_factory=dict)  # pid -> seat
     failures: dict[str, list[float]] = field(default_factory=dict)  # address -> failed sign-in times
     fingerprint: str = ""  # of the host key, for players to check
+
+    # -- who is this (overridden by the lobby's host, which has many tables) --------------------------
+
+    def claim_for_code(self, text: str) -> Claim | None:
+        return self.authority.claim_for_code(text) if self.authority is not None else None
+
+    def claim_for_key(self, key: asyncssh.SSHKey) -> Claim | None:
+        return self.authority.keys.lookup(key) if self.authority is not None else None
+
+    def code_prompt(self) -> tuple[str, str]:
+        """The keyboard-interactive sign-in: (instructions, prompt)."""
+        return "Type the join code the host gave you.", "Join code: "
 
     def blocked(self, addr: str) -> bool:
         """Too many failed sign-ins from this address lately (guessing join codes)."""
@@ -155,10 +168,17 @@ class SSHHost:
         if len(self.sessions) > MAX_SESSIONS:
             process.stderr.write(b"mqtui: the table is full of connections; try again later.\r\n")
             return 1
-        authority = self.authority
+        return await self.play(process, claim)
+
+    async def play(
+        self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, authority: Authority | None = None
+    ) -> int:
+        """Seat the claim at ``authority`` (the host's table by default) and run the app until it ends."""
+        authority = authority or self.authority
+        assert authority is not None
         seat: int | str
         if claim.seat is None:
-            picked = await self._pick_seat(process, claim)
+            picked = await self._pick_seat(process, claim, authority)
             if picked is None:
                 return 1
             seat = picked
@@ -169,16 +189,20 @@ class SSHHost:
             return 1
         bound = Claim(seat, claim.identity, claim.label)
         ours, theirs = socket.socketpair()
+        authority.attach(ours, bound)
+        dirs = (
+            self.content_dirs if authority is self.authority else persist.content_dirs(authority.game.packs)
+        )
+        return await self.run_child(process, client_argv(theirs.fileno(), dirs, self.app), theirs, seat)
+
+    async def run_child(
+        self, process: asyncssh.SSHServerProcess[bytes], argv: list[str], theirs: socket.socket, seat: int
+    ) -> int:
+        """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``."""
         try:
-            authority.attach(ours, bound)
             width, height, pw, ph = process.get_terminal_size()
             env = child_env(process.get_terminal_type() or "", dict(process.env or {}))
-            child = await spawn(
-                client_argv(theirs.fileno(), self.content_dirs, self.app),
-                env,
-                (width, height, pw, ph),
-                pass_fds=(theirs.fileno(),),
-            )
+            child = await spawn(argv, env, (width, height, pw, ph), pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
         self.children[child.pid] = seat
@@ -189,9 +213,10 @@ class SSHHost:
         finally:
             self.children.pop(child.pid, None)
 
-    async def _pick_seat(self, process: asyncssh.SSHServerProcess[bytes], claim: Claim) -> int | str | None:
+    async def _pick_seat(
+        self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, a: Authority
+    ) -> int | str | None:
         """A short text menu of the free seats, before the app starts."""
-        a = self.authority
         owned = a.owned_seat(claim.identity)
         if owned is not None:
             return owned
@@ -280,7 +305,7 @@ class _Server(asyncssh.SSHServer):
             self.conn.close()
             return True
         if username.lower().startswith("code-"):
-            claim = self.host.authority.claim_for_code(username)
+            claim = self.host.claim_for_code(username)
             if claim is not None:
                 self.claim = claim
                 return False  # the code is the credential
@@ -290,7 +315,7 @@ class _Server(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        claim = self.host.authority.keys.lookup(key)
+        claim = self.host.claim_for_key(key)
         if claim is None:
             return False
         self.claim = claim  # asyncssh checks the signature before authentication succeeds
@@ -303,11 +328,12 @@ class _Server(asyncssh.SSHServer):
         return True
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
-        return ("mqtui", "Type the join code the host gave you.", "", [("Join code: ", True)])
+        instructions, prompt = self.host.code_prompt()
+        return ("mqtui", instructions, "", [(prompt, True)])
 
     async def validate_kbdint_response(self, username: str, responses: Any) -> bool:
         if len(responses) == 1:
-            claim = self.host.authority.claim_for_code(str(responses[0]))
+            claim = self.host.claim_for_code(str(responses[0]))
             if claim is not None:
                 self.claim = claim
                 return True
