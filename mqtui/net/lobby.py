@@ -209,7 +209,7 @@ def seats_for(request: lp.Create) -> list[SeatRec]:
         raise ValueError("a name is letters, digits and spaces")
     if not 1 <= len(request.others) <= 5:
         raise ValueError("a table has 2 to 6 seats")
-    names = [n for n in NAMES if n.lower() != name.lower()]
+    names = [n for n in NAMES if n.lower() != name.split()[0].lower()]  # no two Anns
     seats = [SeatRec(name=name, colour=COLOURS[0], kind=HUMAN)]
     for i, kind in enumerate(request.others, start=1):
         if kind == lp.OPEN:

@@ -318,10 +318,12 @@ class NewTable(ModalScreen[lp.Create | None]):
             yield Input(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*", compact=True)
             for pack in self.packs:
                 yield Cycle(f"pack {pack}", [("no", "no"), ("yes", "yes")], "no", id=f"pack-{pack}")
-            yield Label("Tab: next · left/right: change a seat · Enter: create · Esc: back", classes="hint")
+            yield Label("", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
+        hint = "Tab: next · left/right: change a seat · Enter: create · Esc: back"
+        self.query_one(".hint", Label).update(hint)  # shown once the form takes keys
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
