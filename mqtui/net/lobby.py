@@ -306,6 +306,8 @@ async def serve_lobby(opts: Any, ready: asyncio.Future[Any] | None = None) -> in
         except OSError as exc:
             raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
         await tables.start()
+        if getattr(opts, "fork", True):
+            await host.start_forks()
         print(lobby_banner(host, opts.host, problems), flush=True)
         if ready is not None and not ready.done():
             ready.set_result(host)
