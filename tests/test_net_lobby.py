@@ -52,16 +52,22 @@ class Lobby:
         return term
 
 
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def _config() -> TableConfig:
     return TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
 
 
-async def _open_host(tmp: Path) -> LobbyHost:
+async def _open_host(tmp: Path, forks: bool = False) -> LobbyHost:
     tables = Tables(tmp / "tables", _config())
     assert await tables.load_all() == []
     await tables.start()
     host = LobbyHost(None, app="standin", tables=tables, name="Test host")
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
+    if forks:
+        await host.start_forks()  # session apps forked from the pre-imported fork server
     return host
 
 
@@ -71,7 +77,9 @@ async def _close_host(host: LobbyHost) -> None:
 
 
 @pytest.fixture
-async def lobby(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Lobby]:
+async def lobby(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> AsyncIterator[Lobby]:
     home = tmp_path / "home"
     home.mkdir()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "TERM": "xterm-256color", "LANG": "C.UTF-8"}
@@ -79,7 +87,8 @@ async def lobby(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setenv("HOME", str(home))
-    srv = Lobby(await _open_host(tmp_path), tmp_path, env, [])
+    forks = "forks" in request.keywords
+    srv = Lobby(await _open_host(tmp_path, forks), tmp_path, env, [])
     try:
         yield srv
     finally:
@@ -90,6 +99,7 @@ async def lobby(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
 
 @needs_ssh
 @pytest.mark.slow
+@pytest.mark.forks
 async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_and_a_third_watches(
     lobby: Lobby,
 ) -> None:
@@ -117,6 +127,9 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
     await bob.expect(r"come back to this seat later: ssh -p \d+ code-(\w+)@127\.0\.0\.1", 30)
     await bob.expect(r"seat 1 Bob - state 0 ", 30)
     await _until(lambda: a.slots[1].conn is not None)
+    forks = lobby.host.forks
+    assert forks is not None and forks.proc is not None and len(lobby.host.children) == 2
+    assert {_parent(pid) for pid in lobby.host.children} == {forks.proc.pid}  # forked, not started afresh
 
     cy = lobby.ssh()
     await cy.expect(r"Join code \(or Enter\)")

@@ -69,6 +69,39 @@ def preload() -> None:
     for pack in Tables.available_packs():
         with contextlib.suppress(Exception):
             load_content(content_dirs([pack]))
+    try:
+        import asyncio
+
+        asyncio.run(_warm_up())  # what the first screens import and cache, shared by every child
+    except Exception:
+        log.exception("fork server: warming up failed (sessions still work, with less shared)")
+
+
+async def _warm_up() -> None:
+    """Draw the game screen once, headless, through the real network store, before any fork."""
+    from mqtui.engine.content import load_content
+    from mqtui.engine.game import Engine
+    from mqtui.net.authority import Authority
+    from mqtui.net.client import make_app
+    from mqtui.net.identity import Claim
+    from mqtui.net.netstore import NetStore
+    from mqtui.net.table import TableConfig, parse_new_spec
+
+    engine = Engine(load_content())
+    a = Authority.new(
+        engine, parse_new_spec("2"), 1, None, TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    )
+    await a.start()
+    ours, theirs = socket.socketpair()
+    a.attach(ours, Claim(0, "warm-up", "warm-up"))
+    store = await NetStore.open_socket(engine, theirs)
+    try:
+        app = make_app(store, "auto")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+    finally:
+        await store.close()
+        await a.close()
 
 
 def _recv(ctrl: socket.socket) -> tuple[dict[str, Any], list[int]] | None:
@@ -137,6 +170,7 @@ def serve_forks(ctrl: socket.socket) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the host stops us by closing the socket
     gc.collect()
     gc.freeze()  # what is here now stays put: the children share these pages
+    ctrl.send(json.dumps({"ready": True}).encode())
     while True:
         try:
             ready, _, _ = select.select([ctrl.fileno(), wake_r], [], [])
@@ -215,6 +249,7 @@ class ForkServer:
         self.ctrl: socket.socket | None = None
         self._waiting: list[asyncio.Future[dict[str, Any]]] = []
         self._procs: dict[int, ForkedProcess] = {}
+        self._ready = asyncio.Event()  # the server has imported everything
         self._early: dict[int, int] = {}  # ends heard of before the fork's answer was taken up
 
     async def start(self) -> None:
@@ -248,7 +283,9 @@ class ForkServer:
                 self._lost()
                 return
             msg = json.loads(data)
-            if "exit" in msg:
+            if "ready" in msg:
+                self._ready.set()
+            elif "exit" in msg:
                 proc = self._procs.pop(int(msg["exit"]), None)
                 if proc is not None:
                     proc.returncode = int(msg["code"])
@@ -264,6 +301,7 @@ class ForkServer:
         if self.ctrl is not None:
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(self.ctrl.fileno())
+        self._ready.set()  # nobody waits for it any more
         for fut in self._waiting:
             if not fut.done():
                 fut.set_exception(OSError("the fork server is gone"))
@@ -282,6 +320,8 @@ class ForkServer:
         self, program: str, args: Sequence[str], env: Mapping[str, str], slave: int, sock: int
     ) -> ForkedProcess:
         """Start ``program`` ("client" or "lobby") on the pty ``slave`` with the session socket ``sock``."""
+        if not self._ready.is_set():
+            await asyncio.wait_for(self._ready.wait(), 60.0)  # only the first sessions ever wait
         if self.ctrl is None:
             raise OSError("the fork server is not running")
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()

@@ -212,9 +212,13 @@ class SSHHost:
             width, height, pw, ph = process.get_terminal_size()
             env = child_env(process.get_terminal_type() or "", dict(process.env or {}))
             size = (width, height, pw, ph)
+            child = None
             if self.forks is not None and self.forks.alive:  # a fork of the pre-imported parent
-                child = await spawn_forked(self.forks, argv, env, size, theirs.fileno())
-            else:
+                try:
+                    child = await spawn_forked(self.forks, argv, env, size, theirs.fileno())
+                except (OSError, TimeoutError) as exc:
+                    log.warning("fork server: %s; starting the session's app afresh", exc)
+            if child is None:
                 child = await spawn(argv, env, size, pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
