@@ -191,7 +191,7 @@ def serve_forks(ctrl: socket.socket) -> int:
             if len(fds) != 2 or request.get("program") not in PROGRAMS:
                 for fd in fds:
                     os.close(fd)
-                ctrl.send(json.dumps({"pid": 0, "error": "bad request"}).encode())
+                ctrl.send(json.dumps({"id": request.get("id"), "pid": 0, "error": "bad request"}).encode())
                 continue
             slave, sock = fds
             sys.stdout.flush()
@@ -200,7 +200,7 @@ def serve_forks(ctrl: socket.socket) -> int:
                 _child(request, slave, sock, ctrl, (wake_r, wake_w))
             os.close(slave)
             os.close(sock)
-            ctrl.send(json.dumps({"pid": pid}).encode())
+            ctrl.send(json.dumps({"id": request.get("id"), "pid": pid}).encode())
         _reap(ctrl)
 
 
@@ -247,7 +247,8 @@ class ForkServer:
     def __init__(self) -> None:
         self.proc: asyncio.subprocess.Process | None = None
         self.ctrl: socket.socket | None = None
-        self._waiting: list[asyncio.Future[dict[str, Any]]] = []
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = 0
         self._procs: dict[int, ForkedProcess] = {}
         self._ready = asyncio.Event()  # the server has imported everything
         self._early: dict[int, int] = {}  # ends heard of before the fork's answer was taken up
@@ -291,18 +292,23 @@ class ForkServer:
                     proc.returncode = int(msg["code"])
                     proc._done.set()
                 else:
+                    if len(self._early) > 1000:  # ends of children nobody waits for: never grows
+                        self._early.clear()
                     self._early[int(msg["exit"])] = int(msg["code"])
-            elif self._waiting:
-                fut = self._waiting.pop(0)
-                if not fut.done():
+            else:
+                fut = self._waiting.pop(int(msg.get("id") or 0), None)
+                if fut is not None and not fut.done():
                     fut.set_result(msg)
+                elif int(msg.get("pid") or 0) > 0:  # its session gave up waiting: it must not live on
+                    with contextlib.suppress(OSError):
+                        os.kill(int(msg["pid"]), signal.SIGKILL)
 
     def _lost(self) -> None:
         if self.ctrl is not None:
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(self.ctrl.fileno())
         self._ready.set()  # nobody waits for it any more
-        for fut in self._waiting:
+        for fut in self._waiting.values():
             if not fut.done():
                 fut.set_exception(OSError("the fork server is gone"))
         self._waiting.clear()
@@ -325,11 +331,16 @@ class ForkServer:
         if self.ctrl is None:
             raise OSError("the fork server is not running")
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._waiting.append(fut)
-        body = json.dumps({"program": program, "args": list(args), "env": dict(env)}).encode()
+        self._ids += 1
+        rid = self._ids
+        self._waiting[rid] = fut
+        body = json.dumps({"id": rid, "program": program, "args": list(args), "env": dict(env)}).encode()
         fds = array.array("i", [slave, sock])
         self.ctrl.sendmsg([body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
-        reply = await asyncio.wait_for(fut, 10.0)
+        try:
+            reply = await asyncio.wait_for(fut, 10.0)
+        finally:
+            self._waiting.pop(rid, None)
         pid = int(reply.get("pid", 0))
         if pid <= 0:
             raise OSError(f"the fork server could not start a session: {reply.get('error', '?')}")
