@@ -293,6 +293,7 @@ async def main() -> None:
     parser.add_argument("--sizes", default="1,50,200", help="numbers of concurrent sessions")
     parser.add_argument("--modes", default="fork,spawn", help="fork (fork server), spawn (a process each)")
     parser.add_argument("--table-actions", type=int, default=6, help="actions each table plays")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds before each action of a table")
     args = parser.parse_args()
     if not args.protocol:
         from net_sessions import sessions_bench
@@ -301,7 +302,8 @@ async def main() -> None:
             os.environ["MQTUI_DATA"] = str(Path(d) / "data")
             os.environ.pop("MQTUI_NET_APP", None)
             sizes = [int(x) for x in args.sizes.split(",")]
-            figures = await sessions_bench(Path(d), sizes, args.modes.split(","), args.table_actions)
+            modes = args.modes.split(",")
+            figures = await sessions_bench(Path(d), sizes, modes, args.table_actions, args.think)
         if args.json:
             print(json.dumps([vars(f) for f in figures], indent=2))
         return

@@ -1,13 +1,13 @@
 """Many SSH sessions at once: memory per session, CPU per action per session, key press to screens.
 
-    .venv/bin/python bench/net.py [--sizes 1,50,200] [--modes fork,spawn] [--actions 6]
+    .venv/bin/python bench/net.py [--sizes 1,50,200] [--modes fork,spawn] [--table-actions 6] [--think 0]
 
 For each size S, a lobby host (:class:`~mqtui.net.lobby.LobbyHost`) runs in this process on a loopback
 port with S human seats spread over tables of four (one session: a table of one person and a computer
 player). S SSH clients (asyncssh, in this process) sign in with their seats' join codes, each with an
 80x24 terminal, so each session runs the full app in its own pty, either a fresh Python per session
 (``spawn``, as before) or forked from the pre-imported fork server (``fork``). Then every table plays
-``--actions`` actions at once: the deciding player's terminal gets ``a`` (the actions pane) and ``1``
+``--table-actions`` actions at once (``--think S``: a pause before each): the deciding player's terminal gets ``a`` (the actions pane) and ``1``
 (its first action). Figures:
 
 - memory per session: proportional set size (PSS) of every session app, plus the fork server's, / S;
@@ -134,7 +134,7 @@ class Figures:
     stuck: int
 
 
-async def run_size(tmp: Path, size: int, mode: str, actions: int) -> Figures:
+async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float = 0.0) -> Figures:
     sshserver.MAX_SESSIONS = max(sshserver.MAX_SESSIONS, 10 * size + 10)  # the bench measures, not limits
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0, rate=1e6, burst=1e6)
     tables = Tables(tmp / f"tables-{mode}-{size}", config, max_tables=10_000)
@@ -184,6 +184,8 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int) -> Figures:
             group = sessions[a.game.game]
             by_seat = {s.seat: s for s in group}
             for _ in range(actions):
+                if think:
+                    await asyncio.sleep(think)  # a player thinking: the table is not always acting
                 who = a.engine.deciding(a.state)
                 if who < 0:
                     return
@@ -256,12 +258,15 @@ def report(f: Figures) -> str:
     )
 
 
-async def sessions_bench(tmp: Path, sizes: list[int], modes: list[str], actions: int) -> list[Figures]:
+async def sessions_bench(
+    tmp: Path, sizes: list[int], modes: list[str], actions: int, think: float = 0.0
+) -> list[Figures]:
     out: list[Figures] = []
-    print("sessions over SSH (full app, 80x24, loopback; median / p90):", flush=True)
+    pace = f"{think:g} s between a table's actions" if think else "every table acting back to back"
+    print(f"sessions over SSH (full app, 80x24, loopback, {pace}; median / p90):", flush=True)
     for size in sizes:
         for mode in modes:
-            f = await run_size(tmp, size, mode, actions)
+            f = await run_size(tmp, size, mode, actions, think)
             print(report(f), flush=True)
             out.append(f)
     return out

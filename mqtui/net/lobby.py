@@ -229,7 +229,7 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
     target = f"[{addr}]" if ":" in addr else addr
     port = f"-p {host.port} " if host.port != 22 else ""
     lines = [
-        f"mqtui serve: host {host.name!r}, {len(t.tables)} table(s) from {t.folder} (at most {t.max_tables})",
+        f'mqtui serve: host "{host.name}", {len(t.tables)} table(s) from {t.folder} (at most {t.max_tables})',
         f"SSH on {addr}:{host.port}. Visitors open the lobby with:  ssh {port}{target}",
         "  (any SSH key, or Enter at the 'Join code' prompt; a seat's join code goes straight to the seat)",
     ]
