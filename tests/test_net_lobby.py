@@ -224,6 +224,14 @@ async def test_a_created_table_is_saved_listed_and_ends_when_abandoned_or_finish
         ended = tmp_path / "tables" / "ended"
         assert (ended / f"{a.game.game}.mqsave").exists() and (ended / f"{b.game.game}.mqsave.net").exists()
         assert not list((tmp_path / "tables").glob("*.mqsave"))
+        # one address may keep two open tables at a time
+        for seed in (1, 2):
+            await tables.create(
+                seats_for(lp.Create(name="Eve", others=[lp.OPEN])), seed, [], creator="10.0.0.9"
+            )
+        with pytest.raises(ValueError, match="already started 2 open tables"):
+            await tables.create(seats_for(lp.Create(name="Eve", others=[lp.OPEN])), 3, [], creator="10.0.0.9")
+        await tables.create(seats_for(lp.Create(name="Fay", others=[lp.OPEN])), 4, [], creator="10.0.0.10")
     finally:
         await tables.close()
 

@@ -98,7 +98,9 @@ class LobbyHost(SSHHost):
             f"ssh -p {self.port} code-{{code}}@{where}" if self.port != 22 else f"ssh code-{{code}}@{where}"
         )
         ours, theirs = socket.socketpair()
-        service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again))
+        peer = conn.get_extra_info("peername") if conn is not None else None
+        addr = str(peer[0]) if peer else ""
+        service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr))
         try:
             argv = [
                 sys.executable,
@@ -118,7 +120,7 @@ class LobbyHost(SSHHost):
 
     # -- the lobby service of one session ---------------------------------------------------------------
 
-    async def lobby_service(self, sock: socket.socket, claim: Claim, again: str) -> None:
+    async def lobby_service(self, sock: socket.socket, claim: Claim, again: str, addr: str = "") -> None:
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
             while True:
@@ -127,7 +129,7 @@ class LobbyHost(SSHHost):
                     return
                 request = lp.decode_request(body)
                 try:
-                    seated = await self.answer(request, claim)
+                    seated = await self.answer(request, claim, addr)
                 except ValueError as exc:
                     writer.write(encode(lp.Error(reason=str(exc))))
                     await writer.drain()
@@ -150,7 +152,7 @@ class LobbyHost(SSHHost):
                 writer.close()
 
     async def answer(
-        self, request: lp.LobbyRequest, claim: Claim
+        self, request: lp.LobbyRequest, claim: Claim, addr: str = ""
     ) -> lp.Tables | tuple[Authority, Claim, lp.Seated]:
         """The reply to one lobby request; ValueError with the reason when it cannot be done."""
         t = self.tables
@@ -165,7 +167,7 @@ class LobbyHost(SSHHost):
         if isinstance(request, lp.Create):
             seats = seats_for(request)
             seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
-            a = await t.create(seats, seed % 2**32, request.packs)
+            a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
             a, bound = t.take(a.game.game, 0, claim.identity, "creator")
         elif isinstance(request, lp.Take):
             a, bound = t.take(request.table, request.seat, claim.identity, "lobby")

@@ -40,6 +40,7 @@ log = logging.getLogger("mqtui.net")
 IDLE = 3600.0  # no player connected this long: the table is abandoned
 FINISHED_KEEP = 300.0  # a finished table stays listed this long after its last visitor left
 MAX_TABLES = 20
+PER_ADDRESS = 2  # open tables one address may have created (a visitor cannot fill the host alone)
 REAP_EVERY = 15.0
 
 
@@ -56,6 +57,8 @@ class Tables:
     idle: float = IDLE
     finished_keep: float = FINISHED_KEEP
     max_tables: int = MAX_TABLES
+    per_address: int = PER_ADDRESS
+    _creators: dict[str, str] = field(default_factory=dict)  # table -> address of its creator
     tables: dict[str, Authority] = field(default_factory=dict)
     _engines: dict[tuple[str, ...], Engine] = field(default_factory=dict)
     _quiet_since: dict[str, float] = field(default_factory=dict)
@@ -100,9 +103,16 @@ class Tables:
     async def start(self) -> None:
         self._reaper = asyncio.get_running_loop().create_task(self._reap_loop())
 
-    async def create(self, seats: list[persist.SeatRec], seed: int, packs: Sequence[str]) -> Authority:
+    async def create(
+        self, seats: list[persist.SeatRec], seed: int, packs: Sequence[str], creator: str = ""
+    ) -> Authority:
         if len(self.tables) >= self.max_tables:
             raise ValueError(f"this host already has {self.max_tables} tables; join one or try later")
+        mine = [t for t, who in self._creators.items() if who == creator and t in self.tables]
+        if creator and len(mine) >= self.per_address:
+            raise ValueError(
+                f"you already started {len(mine)} open tables here ({', '.join(mine)}); join one"
+            )
         unknown = [p for p in packs if p not in self.available_packs()]
         if unknown:
             raise ValueError(f"no content pack {unknown[0]!r} here")
@@ -112,6 +122,8 @@ class Tables:
         a.keys = self._keys(path)
         a.save_to(path)
         await self._open(a)
+        if creator:
+            self._creators[a.game.game] = creator
         log.info("table %s created: %s", a.game.game, ", ".join(f"{s.name} ({s.kind})" for s in seats))
         return a
 
@@ -161,6 +173,7 @@ class Tables:
     async def retire(self, tid: str, why: str) -> None:
         a = self.tables.pop(tid)
         self._quiet_since.pop(tid, None)
+        self._creators.pop(tid, None)
         self.changed += 1
         await a.close(f"this table has ended: {why}")
         if a.save_path is not None:
