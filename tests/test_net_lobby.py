@@ -248,3 +248,27 @@ def test_a_new_tables_request_is_checked() -> None:
         with pytest.raises(ValueError):
             seats_for(lp.Create(name="Ann", others=bad))
     assert seats_for(lp.Create(name="Bob", others=[lp.OPEN]))[1].name == "Ann"  # no two Bobs
+
+
+async def test_a_tables_files_are_the_whole_table_it_moves_to_another_host_with_its_codes(
+    tmp_path: Path,
+) -> None:
+    """Tables are independent: stop host A, move one table's files to host B's folder, start B."""
+    first = Tables(tmp_path / "a", _config())
+    await first.load_all()
+    a = await first.create(seats_for(lp.Create(name="Ann", others=[lp.OPEN])), 9, [])
+    first.take(a.game.game, 0, "key:SHA256:ann", "test")
+    tid, codes, n = a.game.game, dict(a.game.codes), a.state.n
+    await first.close()
+    second = Tables(tmp_path / "b", _config())
+    (tmp_path / "b").mkdir()
+    for f in (tmp_path / "a").glob(f"{tid}.mqsave*"):
+        f.replace(tmp_path / "b" / f.name)
+    await second.load_all()
+    try:
+        b = second.tables[tid]
+        assert b.game.codes == codes and b.state.n == n and b.slots[0].owner == "key:SHA256:ann"
+        found = second.find_code(next(c for c, seat in codes.items() if seat == "1"))
+        assert found is not None and found[0] is b and found[1].seat == 1
+    finally:
+        await second.close()
