@@ -12,7 +12,20 @@ HELP = (
 )
 
 
+EPILOG = """\
+words: the HOST is this server (named with --name); a TABLE is one game on it, known by an
+8-character id; a SEAT is one hero's place at a table (0, 1, ...), played by a person, by the
+computer (random, normal or hard) or open for a person to take; a SPECTATOR watches a table.
+
+a public server:   mqtui serve --host 0.0.0.0 --name "Ann's dungeon"   (visitors: ssh -p 2222 HOST)
+one game:          mqtui serve --host 0.0.0.0 --new "Ann,Bob,hard"     (players: ssh -p 2222 code-XXXXXX@HOST)
+more in docs/ssh.md.
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     parser.add_argument("--port", type=int, default=2222, help="SSH port (default 2222; 0 picks a free one)")
     game = parser.add_mutually_exclusive_group()
