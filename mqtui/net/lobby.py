@@ -113,6 +113,9 @@ class LobbyHost(SSHHost):
             ]
             return await self.run_child(process, argv, theirs, SPECTATOR)
         finally:
+            # the app has ended, so its socket has too: the service (or the game it became) ends on its own
+            if not service.done():
+                await asyncio.wait({service}, timeout=3.0)
             if not service.done():
                 service.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -168,9 +171,11 @@ class LobbyHost(SSHHost):
             seats = seats_for(request)
             seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
             a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
-            a, bound = t.take(a.game.game, 0, claim.identity, "creator")
+            a, bound = t.take(a.game.game, 0, claim.identity, f"{claim.identity} (made the table)")
         elif isinstance(request, lp.Take):
-            a, bound = t.take(request.table, request.seat, claim.identity, "lobby")
+            a, bound = t.take(
+                request.table, request.seat, claim.identity, f"{claim.identity} (from the lobby)"
+            )
         else:
             found = t.find_code(request.code)
             if found is None:
