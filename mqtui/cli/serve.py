@@ -80,6 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds without a player before a table is abandoned (default 3600; 0: never)",
     )
     lobby.add_argument("--max-tables", type=int, default=20, help="tables at once (default 20)")
+    parser.add_argument(
+        "--no-fork", action="store_true", help="start each session's app afresh (slower, more memory)"
+    )
     parser.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"), help=argparse.SUPPRESS)
 
 
@@ -122,4 +125,5 @@ def _options(args: argparse.Namespace) -> Any:
         tables=args.tables,
         idle=args.idle,
         max_tables=args.max_tables,
+        fork=not args.no_fork,
     )

@@ -24,7 +24,7 @@ import socket
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -37,6 +37,9 @@ from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_fra
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import HUMAN, NAMES, TableConfig
 from mqtui.net.tables import Tables, visitor_identity
+
+if TYPE_CHECKING:
+    from mqtui.net.serve import ServeOptions
 
 log = logging.getLogger("mqtui.net")
 
@@ -259,7 +262,7 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
     return "\n".join(lines)
 
 
-async def serve_lobby(opts: Any, ready: asyncio.Future[Any] | None = None) -> int:
+async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
     """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
     from mqtui.net.serve import ServeError
     from mqtui.paths import data_dir
@@ -282,12 +285,12 @@ async def serve_lobby(opts: Any, ready: asyncio.Future[Any] | None = None) -> in
         rate=opts.rate,
         burst=max(40.0, 2 * opts.rate),
     )
-    folder = Path(opts.tables) if getattr(opts, "tables", None) else data_dir() / "tables"
+    folder = Path(opts.tables) if opts.tables else data_dir() / "tables"
     tables = Tables(
         folder,
         config,
-        idle=getattr(opts, "idle", 3600.0),
-        max_tables=getattr(opts, "max_tables", 20),
+        idle=opts.idle,
+        max_tables=opts.max_tables,
     )
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
@@ -295,7 +298,7 @@ async def serve_lobby(opts: Any, ready: asyncio.Future[Any] | None = None) -> in
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    host = LobbyHost(None, app=opts.app, tables=tables, name=getattr(opts, "name", "") or "mqtui")
+    host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -313,7 +316,7 @@ async def serve_lobby(opts: Any, ready: asyncio.Future[Any] | None = None) -> in
         except OSError as exc:
             raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
         await tables.start()
-        if getattr(opts, "fork", True):
+        if opts.fork:
             await host.start_forks()
         print(lobby_banner(host, opts.host, problems), flush=True)
         if ready is not None and not ready.done():

@@ -43,7 +43,7 @@ async def _main(args: argparse.Namespace) -> int:
         return 0
     from mqtui.engine.content import load_content
     from mqtui.engine.game import Engine
-    from mqtui.net.client import run_app
+    from mqtui.net.client import play_to_end
     from mqtui.net.netstore import JoinRefused, NetStore
     from mqtui.net.persist import content_dirs
 
@@ -60,15 +60,7 @@ async def _main(args: argparse.Namespace) -> int:
         return 2
     if seated.again:
         await asyncio.sleep(args.linger)  # time to read the code
-    try:
-        code = await run_app(store, args.app)
-    finally:
-        reason = store.close_reason
-        await store.close()
-    if code == 3:
-        print(f"mqtui: {reason}", flush=True)
-        await asyncio.sleep(args.linger)
-    return code
+    return await play_to_end(store, args.app, args.linger)
 
 
 def main(argv: list[str] | None = None) -> int:

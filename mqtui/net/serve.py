@@ -49,6 +49,7 @@ class ServeOptions:
     tables: str | None = None  # lobby mode: the tables folder (default DATA/tables)
     idle: float = 3600.0  # lobby mode: a table without players this long is abandoned
     max_tables: int = 20
+    fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -186,6 +187,8 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
             except OSError as exc:
                 raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
             port = host.port
+            if opts.fork:
+                await host.start_forks()
         if opts.socket:
             with contextlib.suppress(FileNotFoundError):
                 Path(opts.socket).unlink()
