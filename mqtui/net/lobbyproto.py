@@ -97,7 +97,11 @@ class LobbyLink:
         async with self._lock:
             self.writer.write(encode(request))
             await self.writer.drain()
-            body = await asyncio.wait_for(read_frame(self.reader, MAX_SERVER_FRAME), timeout)
+            try:
+                body = await asyncio.wait_for(read_frame(self.reader, MAX_SERVER_FRAME), timeout)
+            except TimeoutError:  # half a frame may have been read: this link cannot be trusted now
+                self.writer.close()
+                raise ConnectionError("the host did not answer in time") from None
             if body is None:
                 raise ConnectionError("the host closed the lobby")
             try:

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.net import lobbyproto as lp
-from mqtui.net.protocol import SeatInfo
+from mqtui.net.protocol import ProtocolError, SeatInfo
 
 REFRESH = 2.0  # seconds between two looks at the list
 NO_SEAT = "none"
@@ -78,8 +78,8 @@ class LobbyScreen(Screen[lp.Seated | None]):
     async def action_refresh(self) -> None:
         try:
             reply = await self.link.ask(lp.ListTables())
-        except (OSError, TimeoutError, ConnectionError) as exc:
-            self.say(f"the host does not answer: {exc}")
+        except (OSError, TimeoutError, ConnectionError, ProtocolError) as exc:
+            self.lost(exc)
             return
         if isinstance(reply, lp.Tables):
             self.show(reply)
@@ -143,6 +143,13 @@ class LobbyScreen(Screen[lp.Seated | None]):
         lines.append(extra + "   (* computer player)")
         detail.update(Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
 
+    def lost(self, exc: Exception) -> None:
+        """The host did not answer: say so; if it closed the lobby, leave (the app shows why)."""
+        if isinstance(exc, ConnectionError | ProtocolError):
+            self.app.exit(None, message=f"mqtui: the lobby closed ({exc or 'the host went away'})")
+        else:
+            self.say(f"the host does not answer: {exc}")
+
     def say(self, text: str) -> None:
         self.query_one("#msg", Static).update(Text(text, no_wrap=True, overflow="ellipsis"))
 
@@ -202,8 +209,8 @@ class LobbyScreen(Screen[lp.Seated | None]):
         self.say("asking the host...")
         try:
             reply = await self.link.ask(request)
-        except (OSError, TimeoutError, ConnectionError) as exc:
-            self.say(f"the host does not answer: {exc}")
+        except (OSError, TimeoutError, ConnectionError, ProtocolError) as exc:
+            self.lost(exc)
             return
         if isinstance(reply, lp.Error):
             self.say(f"refused: {reply.reason}")
