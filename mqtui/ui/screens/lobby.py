@@ -21,6 +21,7 @@ from mqtui.net.protocol import ProtocolError, SeatInfo
 
 REFRESH = 2.0  # seconds between two looks at the list
 NO_SEAT = "none"
+PLAYERS_WIDTH = 42  # the list fits 80 columns; the box below has every seat in full
 
 
 def seat_word(seat: SeatInfo) -> str:
@@ -67,7 +68,7 @@ class LobbyScreen(Screen[lp.Seated | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Table", "Round", "Players", "Open", "Watching")
+        table.add_columns("Table", "Round", "Open", "Watching", "Players")
         table.focus()
         self.action_refresh()
         self.set_interval(REFRESH, self.action_refresh)
@@ -100,11 +101,11 @@ class LobbyScreen(Screen[lp.Seated | None]):
         table.clear()
         for info in listing.tables:
             players = ", ".join(s.name + ("" if s.kind == "human" else "*") for s in info.seats)
+            mine = f"(yours: seat {info.mine}) " if info.mine >= 0 else ""
             state = "over" if info.over else str(info.round)
-            mine = f" (yours: seat {info.mine})" if info.mine >= 0 else ""
-            table.add_row(
-                info.id, state, players + mine, str(len(info.open)), str(info.spectators), key=info.id
-            )
+            who = mine + players
+            who = who if len(who) <= PLAYERS_WIDTH else who[: PLAYERS_WIDTH - 1] + "…"
+            table.add_row(info.id, state, str(len(info.open)), str(info.spectators), who, key=info.id)
         if keep is not None and keep.id in {t.id for t in listing.tables}:
             table.move_cursor(row=table.get_row_index(keep.id))
         self.show_detail()
