@@ -12,7 +12,9 @@ player). S SSH clients (asyncssh, in this process) sign in with their seats' joi
 
 - memory per session: proportional set size (PSS) of every session app, plus the fork server's, / S;
 - CPU per action per session: the session apps' CPU time (user+system) during the actions, divided by
-  the actions and by the sessions at each acting table (every session of a table redraws);
+  the actions and by the sessions at each acting table (every session of a table redraws); then apart,
+  per action, the acting player's app and each other app of that table (the redraw of a view that
+  changed), read from /proc around each action (10 ms ticks, so only their means mean anything);
 - key press to own screen / to the other players' screens: from the key until the last byte of the
   redraw that followed it reached that terminal (a terminal is done when it has been quiet 150 ms).
 """
@@ -127,6 +129,8 @@ class Figures:
     mem_mib: float
     uss_mib: float
     cpu_ms: float
+    cpu_own_ms: float  # the acting player's app, per action
+    cpu_others_ms: float  # each other app at the table, per action
     idle_pct: float
     own: list[float]
     others: list[float]
@@ -161,9 +165,12 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
 
     try:
         t0 = time.perf_counter()
+        table_pids: dict[str, dict[int, int]] = {}  # table -> seat -> its app's pid
         for a in made:
             humans = [i for i, slot in enumerate(a.slots) if slot.human]
+            before = set(host.children)
             sessions[a.game.game] = list(await asyncio.gather(*(join(a, i) for i in humans)))
+            table_pids[a.game.game] = {host.children[p]: p for p in set(host.children) - before}
         start_s = time.perf_counter() - t0
         everyone = [s for group in sessions.values() for s in group]
         await _quiet(everyone, time.perf_counter(), 10.0)
@@ -177,12 +184,15 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
         cpu0 = sum(cpu_s(p) for p in pids)
         own: list[float] = []
         others: list[float] = []
+        cpu_own: list[float] = []  # CPU of the acting player's app, per action
+        cpu_others: list[float] = []  # CPU of each other app at that table, per action
         counted = [0, 0]  # actions, session-actions
         stuck = [0]
 
         async def play(a: Any) -> None:
             group = sessions[a.game.game]
             by_seat = {s.seat: s for s in group}
+            apps = table_pids[a.game.game]
             for _ in range(actions):
                 if think:
                     await asyncio.sleep(think)  # a player thinking: the table is not always acting
@@ -198,6 +208,7 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
                         counted[1] += len(group)
                     continue
                 me = by_seat[who]
+                cpu_before = {seat: cpu_s(pid) for seat, pid in apps.items()}
                 for keys in (b"a1", b"1", b" ", b"\x1b"):
                     t_key = time.perf_counter()  # the key that did it (a dialog may have asked for a second)
                     me.process.stdin.write(keys)
@@ -211,6 +222,8 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
                 end = await _quiet(group, time.perf_counter())
                 counted[0] += 1
                 counted[1] += len(group)
+                for seat, pid in apps.items():
+                    (cpu_own if seat == who else cpu_others).append(cpu_s(pid) - cpu_before[seat])
                 for s in group:
                     last = s.last_between(t_key, end)
                     if last is not None:
@@ -226,6 +239,8 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
             mem_mib=mem,
             uss_mib=uss,
             cpu_ms=cpu * 1e3 / max(1, counted[1]),
+            cpu_own_ms=statistics.mean(cpu_own) * 1e3 if cpu_own else float("nan"),
+            cpu_others_ms=statistics.mean(cpu_others) * 1e3 if cpu_others else float("nan"),
             idle_pct=idle * 100,
             own=own,
             others=others,
@@ -253,7 +268,8 @@ def report(f: Figures) -> str:
 
     return (
         f"{f.size:>4} sessions  {f.mode:<5} {f.tables:>3} tables  start {f.start_s:6.1f} s  "
-        f"PSS {f.mem_mib:5.1f} MiB/session (own {f.uss_mib:4.1f})  CPU {f.cpu_ms:5.1f} ms/action/session (idle {f.idle_pct:.1f}%)  "
+        f"PSS {f.mem_mib:5.1f} MiB/session (own {f.uss_mib:4.1f})  CPU {f.cpu_ms:5.1f} ms/action/session (acting {f.cpu_own_ms:.0f}, others {f.cpu_others_ms:.0f}; "
+        f"idle {f.idle_pct:.1f}%)  "
         f"key->own {ms(f.own)}  key->others {ms(f.others)}  ({f.actions} actions, {f.stuck} retries)"
     )
 
