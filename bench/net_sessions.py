@@ -110,12 +110,15 @@ async def _connect(port: int, code: str, seat: int) -> Session:
     return s
 
 
-async def _quiet(sessions: list[Session], since: float, limit: float = 5.0) -> float:
-    """Wait until none of ``sessions`` got a byte for QUIET seconds; the time of that last byte."""
+async def _quiet(sessions: list[Session], since: float, limit: float = 5.0, heard: float = 0.0) -> float:
+    """Wait until none of ``sessions`` got a byte for QUIET seconds (and, with ``heard``, until each
+    got one after that time: on a loaded machine an app may not have run at all for a while); the time
+    of that last byte."""
     while True:
         now = time.perf_counter()
         last = max([s.last() for s in sessions] + [since])
-        if now - last >= QUIET or now - since > limit:
+        waiting = heard and any(s.last() <= heard for s in sessions)
+        if (now - last >= QUIET and not waiting) or now - since > limit:
             return last
         await asyncio.sleep(0.02)
 
@@ -202,8 +205,9 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
                 n = a.state.n
                 if who not in by_seat:  # the computer's turn: its action is redrawn too
                     with contextlib.suppress(TimeoutError):
+                        t_bot = time.perf_counter()
                         await asyncio.wait_for(_changed(a, n), 5.0)
-                        await _quiet(group, time.perf_counter())
+                        await _quiet(group, time.perf_counter(), heard=t_bot)
                         counted[0] += 1
                         counted[1] += len(group)
                     continue
@@ -219,7 +223,7 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
                         stuck[0] += 1
                 else:
                     continue
-                end = await _quiet(group, time.perf_counter())
+                end = await _quiet(group, time.perf_counter(), heard=t_key)
                 counted[0] += 1
                 counted[1] += len(group)
                 for seat, pid in apps.items():
