@@ -128,8 +128,12 @@ def _child(
             with contextlib.suppress(OSError):
                 os.close(fd)
         signal.set_wakeup_fd(-1)
-        for sig in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+        # the signal dispositions of a freshly started Python
+        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed socket is an error to handle, not death
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         os.setsid()
         for fd in (0, 1, 2):
             os.dup2(slave, fd)
@@ -239,6 +243,18 @@ class ForkedProcess:
         await self._done.wait()
         assert self.returncode is not None
         return self.returncode
+
+    # the rest of asyncio.subprocess.Process's controls, for code that holds either kind
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
 
 
 class ForkServer:
