@@ -201,6 +201,7 @@ class LobbyHost(SSHHost):
                 seat=seat,
                 name=name,
                 packs=list(a.game.packs),
+                dirs=self.table_content(a),
                 code=codes[0] if codes and not claim.identity.startswith("key:") else "",
             ),
         )

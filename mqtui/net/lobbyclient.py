@@ -41,17 +41,14 @@ async def _main(args: argparse.Namespace) -> int:
     if seated is None:
         writer.close()
         return 0
-    from mqtui.engine.content import load_content
-    from mqtui.engine.game import Engine
-    from mqtui.net.client import play_to_end
+    from mqtui.net.client import content_engine, play_to_end
     from mqtui.net.netstore import JoinRefused, NetStore
-    from mqtui.net.persist import content_dirs
 
     where = f"seat {seated.seat} ({seated.name})" if seated.seat >= 0 else "a spectator's place"
     print(f"mqtui: table {seated.table}, {where}.", flush=True)
     if seated.again:
         print(f"To come back to this seat later: {seated.again}  (keep the code to yourself)", flush=True)
-    engine = Engine(load_content(content_dirs(seated.packs)))
+    engine = content_engine(seated.dirs)
     try:
         store = await NetStore.connect(engine, reader, writer, name=seated.name)
     except (JoinRefused, OSError) as exc:

@@ -63,6 +63,7 @@ class Seated(msgspec.Struct, tag="seated", kw_only=True):
     seat: int  # -1: watching
     name: str  # the seat's hero name
     packs: list[str]
+    dirs: list[str] = []  # the content the app loads (--dir of the game client; folders or one file)
     code: str = ""  # the seat's join code, to come back to it
     again: str = ""  # how to come back (an ssh command line)
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import socket
 import time
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any
 
 import asyncssh
 
+from mqtui.atomic import write_atomic
 from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import ForkServer, spawn_forked
@@ -43,13 +43,8 @@ def host_key(path: Path) -> asyncssh.SSHKey:
     """The server's host key, generated once (ed25519) and kept at ``path``."""
     if path.exists():
         return asyncssh.read_private_key(str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="mqtui host key")
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key.export_private_key())
-    os.replace(tmp, path)
+    write_atomic(path, key.export_private_key())  # 0600
     return key
 
 
@@ -80,6 +75,13 @@ class SSHHost:
 
     def claim_for_key(self, key: asyncssh.SSHKey) -> Claim | None:
         return self.authority.keys.lookup(key) if self.authority is not None else None
+
+    @staticmethod
+    def table_content(a: Authority) -> list[str]:
+        """The ``--dir`` arguments of the apps at table ``a`` (see ``persist.client_content``)."""
+        if a.save_path is None:
+            return persist.content_dirs(a.game.packs) if a.game.packs else []
+        return persist.client_content(a.engine, a.game.packs, a.save_path)
 
     def code_prompt(self) -> tuple[str, str]:
         """The keyboard-interactive sign-in: (instructions, prompt)."""
@@ -199,9 +201,7 @@ class SSHHost:
         bound = Claim(seat, claim.identity, claim.label)
         ours, theirs = socket.socketpair()
         authority.attach(ours, bound)
-        dirs = (
-            self.content_dirs if authority is self.authority else persist.content_dirs(authority.game.packs)
-        )
+        dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
         return await self.run_child(process, client_argv(theirs.fileno(), dirs, self.app), theirs, seat)
 
     async def run_child(

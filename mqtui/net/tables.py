@@ -34,6 +34,7 @@ from mqtui.net.authority import Authority
 from mqtui.net.identity import SPECTATOR, Claim, KeyTable, normalise_code
 from mqtui.net.lobbyproto import TableInfo
 from mqtui.net.table import TableConfig
+from mqtui.packs import PackError
 
 log = logging.getLogger("mqtui.net")
 
@@ -75,10 +76,9 @@ class Tables:
 
     @staticmethod
     def available_packs() -> list[str]:
-        from mqtui import paths
+        from mqtui import packs
 
-        folder = paths.SEEDS_DIR / "packs"
-        return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        return sorted(p.name for p in packs.available())
 
     # -- life -----------------------------------------------------------------------------------------
 
@@ -90,9 +90,10 @@ class Tables:
         problems: list[str] = []
         for path in sorted(self.folder.glob("*.mqsave")):
             try:
-                game, header = persist.load(path)
-                engine = saves.engine_for(header)
-                saves.validate(persist.to_save_data(game), engine)
+                game, _ = persist.load(path)
+                data = persist.to_save_data(game)
+                engine = saves.engine_of(data)  # the content the game began with (the save carries it)
+                saves.validate(data, engine)
                 a = Authority(engine, game, path, self.config, self._keys(path))
             except (saves.SaveError, ValueError, ContentError) as exc:
                 problems.append(f"{path.name}: {exc}")
@@ -116,7 +117,10 @@ class Tables:
         unknown = [p for p in packs if p not in self.available_packs()]
         if unknown:
             raise ValueError(f"no content pack {unknown[0]!r} here")
-        engine = self.engine(packs)
+        try:
+            engine = self.engine(packs)
+        except (ContentError, PackError) as exc:
+            raise ValueError(f"this host cannot load that content: {str(exc).splitlines()[0]}") from None
         a = Authority.new(engine, seats, seed, None, self.config, packs=list(packs))
         path = self.folder / f"{a.game.game}.mqsave"
         a.keys = self._keys(path)
