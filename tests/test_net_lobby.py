@@ -20,7 +20,7 @@ from test_net_ssh import SSH_OPTS, Term, _until, _write_key
 from mqtui.engine.actions import to_text
 from mqtui.engine.state import STAGE_OVER
 from mqtui.net import lobbyproto as lp
-from mqtui.net.identity import SPECTATOR
+from mqtui.net.identity import SPECTATOR, Claim
 from mqtui.net.lobby import LobbyHost, seats_for
 from mqtui.net.table import TableConfig, safe_choice
 from mqtui.net.tables import Tables
@@ -272,3 +272,36 @@ async def test_a_tables_files_are_the_whole_table_it_moves_to_another_host_with_
         assert found is not None and found[0] is b and found[1].seat == 1
     finally:
         await second.close()
+
+
+async def test_the_lobby_answers_a_list_a_new_table_a_seat_and_a_typed_code(tmp_path: Path) -> None:
+    tables = Tables(tmp_path / "tables", _config())
+    await tables.load_all()
+    host = LobbyHost(None, tables=tables, name="Here")
+    ann = Claim(None, "visitor:ann", "lobby")
+    try:
+        listing = await host.answer(lp.ListTables(), ann)
+        assert isinstance(listing, lp.Tables) and listing.host == "Here" and listing.tables == []
+        assert "hard" in listing.levels
+        made = await host.answer(lp.Create(name="Ann", others=[lp.OPEN, lp.OPEN]), ann, "10.0.0.1")
+        assert not isinstance(made, lp.Tables)
+        a, bound, seated = made
+        assert (bound.seat, seated.seat, seated.name) == (0, 0, "Ann") and seated.code in a.game.codes
+        # Bob takes seat 2 from the list; Cy types the table's "any free seat" code and gets seat 1
+        taken = await host.answer(lp.Take(table=a.game.game, seat=2), Claim(None, "visitor:bob", "lobby"))
+        assert not isinstance(taken, lp.Tables) and taken[1].seat == 2
+        any_code = a.codes_for("any")[0]
+        typed = await host.answer(
+            lp.Code(code=f"code-{any_code.lower()}"), Claim(None, "visitor:cy", "lobby")
+        )
+        assert not isinstance(typed, lp.Tables) and typed[1].seat == 1
+        for request, why in (
+            (lp.Take(table=a.game.game, seat=1), "not free"),
+            (lp.Take(table="nosuch", seat=0), "no table nosuch"),
+            (lp.Code(code="code-ZZZZZZ"), "no table here has that join code"),
+            (lp.Create(name="Dee", others=["wizard"]), "neither an open seat nor a computer level"),
+        ):
+            with pytest.raises(ValueError, match=why):
+                await host.answer(request, Claim(None, "visitor:dee", "lobby"))
+    finally:
+        await tables.close()
