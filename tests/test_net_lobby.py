@@ -8,7 +8,13 @@ the lobby itself is the real Textual lobby screen.
 
 from __future__ import annotations
 
+import asyncio
+import os
+import re
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -305,3 +311,38 @@ async def test_the_lobby_answers_a_list_a_new_table_a_seat_and_a_typed_code(tmp_
                 await host.answer(request, Claim(None, "visitor:dee", "lobby"))
     finally:
         await tables.close()
+
+
+async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    tables = Tables(folder, _config())
+    await tables.load_all()
+    a = await tables.create(seats_for(lp.Create(name="Ann", others=["hard"])), 3, [])
+    tid, code = a.game.game, a.codes_for("0")[0]
+    await tables.close()
+    env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), HOME=str(tmp_path), TERM="xterm-256color")
+    argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--tables", str(folder), "--name", "Den"]
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
+    )
+    assert proc.stdout is not None
+    text = ""
+    try:
+        while "Ctrl+C" not in text:
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert line, text
+            text += line.decode()
+        assert 'host "Den", 1 table(s)' in text and re.search(rf"table {tid} .*Ann, Bob \(hard\)", text)
+        assert f"code-{code}@127.0.0.1" in text and "Visitors open the lobby with:  ssh -p" in text
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0 and "1 table(s) saved" in out.decode()
+    assert (folder / f"{tid}.mqsave").exists()
+
+
+async def test_options_of_a_single_table_host_are_refused_in_lobby_mode(tmp_path: Path) -> None:
+    from mqtui.net.serve import ServeError, ServeOptions, serve
+
+    with pytest.raises(ServeError, match="--local-seat needs --new or --load"):
+        await serve(ServeOptions(local_seat=0, tables=str(tmp_path)))
