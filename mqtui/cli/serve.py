@@ -15,7 +15,7 @@ HELP = (
 EPILOG = """\
 words: the HOST is this server (named with --name); a TABLE is one game on it, known by an
 8-character id; a SEAT is one hero's place at a table (0, 1, ...), played by a person, by the
-computer (random, normal or hard) or open for a person to take; a SPECTATOR watches a table.
+computer (random, easy, normal or hard) or open for a person to take; a SPECTATOR watches a table.
 
 a public server:   mqtui serve --host 0.0.0.0 --name "Ann's dungeon"   (visitors: ssh -p 2222 HOST)
 one game:          mqtui serve --host 0.0.0.0 --new "Ann,Bob,hard"     (players: ssh -p 2222 code-XXXXXX@HOST)
@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SEATS",
         default=None,
         help="host this one new game instead of a lobby: a player count ('3') or seats "
-        "'NAME[:COLOUR][:KIND],...' where KIND is human (default) or a bot (bot, random, normal, hard), "
-        "e.g. 'Ann,Bob:blue,bot'",
+        "'NAME[:COLOUR][:KIND],...' where KIND is human (default) or a bot (bot, random, easy, normal, "
+        "hard), e.g. 'Ann,Bob:blue,bot'",
     )
     game.add_argument("--load", metavar="FILE", help="host this one saved game instead of a lobby")
     parser.add_argument("--seed", type=int, help="seed of a new game (default: random)")
