@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_net_ssh import SSH_OPTS, Term, _until, _write_key
+from test_net_ssh import ANSI, SSH_OPTS, Term, _until, _write_key
 
 from mqtui.engine.actions import to_text
 from mqtui.engine.state import STAGE_OVER
@@ -56,6 +56,11 @@ class Lobby:
         term = Term([*argv, "visitor@127.0.0.1"], (100, 30), env=self.env)
         self.terms.append(term)
         return term
+
+
+def _since(term: Term, mark: int) -> str:
+    """What the terminal showed after ``mark`` bytes."""
+    return ANSI.sub(b"", bytes(term.raw[mark:])).decode("utf-8", "replace")
 
 
 def _parent(pid: int) -> int:
@@ -165,6 +170,14 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
     listing = lobby.tables.infos()
     assert [(t.id, t.open, t.spectators) for t in listing] == [(tid, [], 1)]
     assert [s.status for s in listing[0].seats] == ["here", "here"]
+
+    # Bob leaves the table (ctrl+q): back in the lobby, where q ends his session
+    mark = len(bob.raw)
+    bob.type("\x11")
+    await _until(lambda: a.slots[1].conn is None)
+    await _until(lambda: "mqtui lobby - Test host" in _since(bob, mark), 30)
+    bob.type("q")
+    assert await bob.wait(30) == 0
 
 
 @needs_ssh

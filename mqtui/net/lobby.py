@@ -32,6 +32,7 @@ from mqtui.engine.defs import COLOURS
 from mqtui.net import lobbyproto as lp
 from mqtui.net.authority import Authority
 from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
 from mqtui.net.sshserver import SSHHost
@@ -59,6 +60,7 @@ class LobbyHost(SSHHost):
     authority: Authority | None = None
     tables: Tables = field(default_factory=lambda: Tables(Path("tables")))
     name: str = "mqtui"
+    closing: bool = False  # the host is stopping: nobody goes back to the lobby
 
     def claim_for_code(self, text: str) -> Claim | None:
         if not text.strip():
@@ -100,9 +102,20 @@ class LobbyHost(SSHHost):
         again = (
             f"ssh -p {self.port} code-{{code}}@{where}" if self.port != 22 else f"ssh code-{{code}}@{where}"
         )
-        ours, theirs = socket.socketpair()
         peer = conn.get_extra_info("peername") if conn is not None else None
         addr = str(peer[0]) if peer else ""
+        while True:  # the lobby, a game, and back to the lobby until the visitor leaves
+            code = await self.lobby_once(process, claim, again, addr)
+            if code != BACK_TO_LOBBY:
+                return code
+            if self.closing:
+                return 0
+
+    async def lobby_once(
+        self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, again: str, addr: str
+    ) -> int:
+        """One lobby app (and the game it leads to) in this session: its exit code."""
+        ours, theirs = socket.socketpair()
         service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr))
         try:
             argv = [
@@ -325,6 +338,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         await stop.wait()
         print("mqtui serve: stopping; saving every table...", flush=True)
     finally:
+        host.closing = True
         await tables.close()
         await host.close()
         logger.removeHandler(handler)

@@ -15,6 +15,7 @@ import sys
 from textual.app import App
 
 from mqtui.net import lobbyproto as lp
+from mqtui.net.lobbyproto import BACK_TO_LOBBY
 
 
 class LobbyApp(App[lp.Seated | None]):
@@ -57,7 +58,10 @@ async def _main(args: argparse.Namespace) -> int:
         return 2
     if seated.again:
         await asyncio.sleep(args.linger)  # time to read the code
-    return await play_to_end(store, args.app, args.linger)
+    code = await play_to_end(store, args.app, args.linger)
+    if code == 0 or store.close_reason.startswith("this table has ended"):
+        return BACK_TO_LOBBY  # they left the table, or it ended: back to the list of tables
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:

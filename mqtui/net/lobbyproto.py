@@ -15,6 +15,7 @@ import msgspec
 from mqtui.net.protocol import MAX_SERVER_FRAME, ProtocolError, SeatInfo, encode, read_frame
 
 OPEN = "open"  # a seat for a person who joins from the lobby
+BACK_TO_LOBBY = 10  # the lobby app's exit code: done at that table, the host opens the lobby again
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
