@@ -86,15 +86,18 @@ class LobbyScreen(Screen[lp.Seated | None]):
             self.show(reply)
 
     def show(self, listing: lp.Tables) -> None:
+        same = (
+            self.listing is not None and listing.tables == self._shown and listing.host == self.listing.host
+        )
         self.listing = listing
+        if same:
+            return  # nothing changed: no redraw (every idle lobby asks every 2 s)
         n = len(listing.tables)
         self.query_one("#title", Static).update(
             Text(
                 f"mqtui lobby - {listing.host} - {n} table{'s' if n != 1 else ''} (at most {listing.max_tables})"
             )
         )
-        if listing.tables == self._shown:
-            return  # nothing changed: no redraw
         self._shown = listing.tables
         table: DataTable[str] = self.query_one(DataTable)
         keep = self.selected()
