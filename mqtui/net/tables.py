@@ -64,7 +64,6 @@ class Tables:
     _engines: dict[tuple[str, ...], Engine] = field(default_factory=dict)
     _quiet_since: dict[str, float] = field(default_factory=dict)
     _reaper: asyncio.Task[None] | None = None
-    changed: int = 0  # bumped when a table comes or goes
 
     # -- content --------------------------------------------------------------------------------------
 
@@ -135,7 +134,6 @@ class Tables:
         await a.start()
         self.tables[a.game.game] = a
         self._quiet_since[a.game.game] = time.monotonic()
-        self.changed += 1
 
     @staticmethod
     def _keys(path: Path) -> KeyTable:
@@ -178,7 +176,6 @@ class Tables:
         a = self.tables.pop(tid)
         self._quiet_since.pop(tid, None)
         self._creators.pop(tid, None)
-        self.changed += 1
         await a.close(f"this table has ended: {why}")
         if a.save_path is not None:
             ended = self.folder / "ended"
@@ -254,7 +251,6 @@ class Tables:
         if isinstance(result, str):
             raise ValueError(result)
         a.reserve(result, identity)
-        self.changed += 1
         return a, Claim(result, identity, label)
 
 
