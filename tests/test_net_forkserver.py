@@ -42,7 +42,7 @@ async def _read_all(master: int, proc: object, timeout: float = 30.0) -> bytes:
     return bytes(out)
 
 
-async def test_a_forked_app_has_its_own_terminal_environment_and_exit_code(forks: ForkServer) -> None:
+async def test_a_forked_app_has_its_own_terminal_and_exit_code(forks: ForkServer) -> None:
     ours, theirs = socket.socketpair()
     ours.close()  # nobody answers: the app says why on its terminal and ends with code 2
     env = {"PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color", "MQTUI_NET_APP": "standin"}
