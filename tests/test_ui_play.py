@@ -35,6 +35,9 @@ def fight_position(players=(("Ann", "human"), ("Bob", "random"))):
 async def walk_into_the_fight(pilot: Pilot[object], app: MQApp, store: LocalStore) -> None:
     """Ann walks north into the monster's room (see ``fight_position``): the fight starts."""
     await settle(pilot, app)
+    if isinstance(app.screen, HandoffScreen):  # hot seat: the keyboard goes to Ann first
+        await pilot.press("enter")
+        await settle(pilot, app)
     await pilot.press("shift+up")
     await settle(pilot, app)
     assert store.state.combat is not None
@@ -156,6 +159,10 @@ async def test_hand_off_hides_the_previous_hand() -> None:
     give(store, 1, ["hard-hat"])
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)  # a hot-seat game opens on the hand-off
+        assert "Ann" in str(app.screen.query_one("#who").render())
+        await pilot.press("enter")
         await settle(pilot, app)
         screen = app.screen
         hand = screen.query_one(CardList)

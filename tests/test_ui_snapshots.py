@@ -63,6 +63,8 @@ async def _fight(pilot) -> None:
     app = pilot.app
     store = app.game_store
     await settle(pilot, app)
+    await pilot.press("enter")  # the hand-off to Ann, first in a hot-seat game
+    await settle(pilot, app)
     await pilot.press("shift+up")  # the fight starts
     await settle(pilot, app)
     potion = store.state.heroes[0].belt[0]

@@ -15,6 +15,7 @@ from typing import Any
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -212,6 +213,8 @@ class GameScreen(Screen[None]):
             first = self._pending is None
             self._pending = snap
             if first:
+                self._close_dialogs()
+                self.app.clear_notifications()  # a toast may name the previous player's cards
                 hero = snap.view.heroes[snap.seat]
                 why = prompt(snap, self.seats)
                 self.app.push_screen(HandoffScreen(hero.name, hero.colour, why), self._handed_over)
@@ -222,11 +225,27 @@ class GameScreen(Screen[None]):
         self._show(snap)
 
     def _needs_handoff(self, snap: Snapshot) -> bool:
+        """A hand-off screen first when the keyboard passes between people sharing this screen; also
+        before the first decision shown (a new game, Continue, a load), since anyone may be looking."""
         if not self.handoff_enabled or self._humans() < 2 or snap.seat < 0:
             return False
-        if self._shown_seat is None or snap.seat == self._shown_seat:
+        if snap.seat == self._shown_seat or self.seats[snap.seat].kind != HUMAN:
             return False
-        return self.seats[snap.seat].kind == HUMAN and self.seats[self._shown_seat].kind == HUMAN
+        return self._shown_seat is None or self.seats[self._shown_seat].kind == HUMAN
+
+    def _close_dialogs(self) -> None:
+        """Close what the previous player left open over this screen (a choice, the palette...)."""
+        while self.app.screen is not self and self in self.app.screen_stack:
+            if not isinstance(self.app.screen, (ChooseAction, CommandPalette)):
+                break
+            self.app.pop_screen()
+
+    def _new_viewer(self) -> None:
+        """Another seat's eyes: nothing the previous viewer saw may stay on screen."""
+        self._close_dialogs()
+        self.app.clear_notifications()
+        self.query_one(HeroSheet).shown = -1
+        self.query_one("#card-text", Static).update("")
 
     def _handed_over(self, _result: object = None) -> None:
         snap, self._pending = self._pending, None
@@ -245,6 +264,8 @@ class GameScreen(Screen[None]):
     def _show(self, snap: Snapshot) -> None:
         if snap.legal and not self._plays(snap.seat):
             snap = dataclasses.replace(snap, legal=())  # watching a computer player: nothing to press
+        if snap.seat != self._shown_seat:
+            self._new_viewer()
         self._shown_seat = snap.seat
         self.snapshot = snap
         view = snap.view
