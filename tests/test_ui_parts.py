@@ -67,8 +67,8 @@ def test_a_broken_theme_file_is_reported_not_fatal(tmp_path) -> None:
 
 
 def test_settings_round_trip_and_survive_garbage(data) -> None:
-    save_settings(Settings(theme="mq-light", bot_delay=0.15, auto_pass=False))
-    assert load_settings() == Settings(theme="mq-light", bot_delay=0.15, auto_pass=False)
+    save_settings(Settings(theme="mq-light", bot_delay=0.15, pass_countdown=5))
+    assert load_settings() == Settings(theme="mq-light", bot_delay=0.15, pass_countdown=5)
     (data / "settings.json").write_text("{not json")
     assert load_settings() == Settings()
 

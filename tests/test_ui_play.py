@@ -94,7 +94,7 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
 async def test_helper_invitation_hot_seat() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     store.state.forced = [6, 1]
-    app = make_app(store, auto_pass=True)
+    app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
         await pilot.press("v")  # ask for help: which terms?
@@ -128,7 +128,7 @@ async def test_thrown_item_from_the_next_room() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     (flask,) = give(store, 1, ["flask-of-bravado"])
     store.state.forced = [6, 1]
-    app = make_app(store, auto_pass=True)
+    app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
         await pilot.press("space")  # Ann passes; Bob (in the Entrance, next door) may throw
@@ -296,34 +296,61 @@ async def test_local_app_opens_over_title() -> None:
         assert isinstance(app.screen, GameScreen)
 
 
-@pytest.mark.parametrize("auto_pass", [False, True])
-async def test_auto_pass_only_when_the_settings_say_so(auto_pass: bool) -> None:
-    """Bob can only pass in Ann's fight: by default he is asked (space passes); with the setting on,
-    he is skipped without even a hand-off."""
+async def test_a_window_with_nothing_to_play_passes_by_itself() -> None:
+    """Bob can only pass in Ann's fight: he is not even called to the keyboard."""
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     store.state.forced = [6, 1]
-    app = make_app(store, auto_pass=auto_pass)
+    app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
         await pilot.press("space")  # Ann passes
         await settle(pilot, app)
-        if auto_pass:
-            assert not isinstance(app.screen, HandoffScreen)
-            assert store.state.combat is None  # everyone else passed for themselves: the fight is over
-            return
+        assert not isinstance(app.screen, HandoffScreen)
+        # Bob passed by himself: the dice are rolled, and Ann (whose fight it is) presses to go on
+        assert store.state.combat is not None and store.state.combat.hero_die == 6
+        assert store.state.frames[-1].seat == 0
+
+
+@pytest.mark.parametrize("press", [None, "h"])
+async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, press: str | None) -> None:
+    """Bob could throw a flask into Ann's fight: a countdown shows in the status line and passes for
+    him; any key stops it, and then he decides."""
+    from mqtui.ui.flow import PassCountdown
+    from mqtui.ui.widgets.status import StatusBar
+
+    monkeypatch.setattr(PassCountdown, "TICK", 3600.0)  # the test moves the clock itself
+    store = fight_position((("Ann", "human"), ("Bob", "human")))
+    give(store, 1, ["flask-of-bravado"])
+    store.state.forced = [6, 1]
+    app = make_app(store, pass_countdown=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await walk_into_the_fight(pilot, app, store)
+        await pilot.press("space")  # Ann passes; Bob (next door, with a flask) may throw
+        await settle(pilot, app)
         assert isinstance(app.screen, HandoffScreen)
         await pilot.press("enter")
         await settle(pilot, app)
         screen = app.screen
-        assert isinstance(screen, GameScreen) and screen.snapshot.seat == 1
-        assert [a.kind for a in screen.snapshot.legal] == ["pass"]
-        assert store.state.combat is not None  # still waiting for Bob
-        await pilot.press("space")
+        assert isinstance(screen, GameScreen)
+        assert screen.snapshot.seat == 1 and screen.passing_by_itself()
+        status = screen.query_one(StatusBar)
+        assert "Passing in 3" in str(status.render())
+        if press:
+            await pilot.press(press)
+            assert not screen.passing_by_itself()
+            assert "Passing" not in str(status.render())
+            assert store.state.frames[-1].seat == 1  # still Bob's to decide
+            return
+        await screen._clock._tick()
+        assert "Passing in 2" in str(status.render())
+        await screen._clock._tick()
+        await screen._clock._tick()  # time is up: Bob passes, the dice are rolled
         await settle(pilot, app)
-        assert store.state.combat is not None and store.state.combat.hero_die == 6  # the dice are rolled
+        assert store.state.combat is not None and store.state.combat.hero_die == 6
+        assert store.state.frames[-1].seat == 0
 
 
-async def test_auto_pass_is_off_by_default() -> None:
+async def test_the_countdown_is_on_by_default() -> None:
     from mqtui.ui.settings import Settings
 
-    assert Settings().auto_pass is False
+    assert Settings().pass_countdown == 3

@@ -28,7 +28,7 @@ def store_for(
 
 def make_app(store: LocalStore | None = None, **settings: object) -> MQApp:
     """An app with default settings (plus ``settings``), instant computer players, no settings file."""
-    values: dict[str, object] = {"auto_pass": False, "bot_delay": 0.0}
+    values: dict[str, object] = {"pass_countdown": 0, "bot_delay": 0.0}
     values.update(settings)
     return MQApp(store, settings=Settings(**values), save_settings_file=False, bot_delay=0)  # type: ignore[arg-type]
 

@@ -150,7 +150,8 @@ class MQApp(App[None]):
                 self.pop_screen()
         self.game_store = store
         self._continuous = self.local and not store.snapshot().over and start_autosave(store)
-        self.push_screen(GameScreen(store, handoff=self.settings.handoff, auto_pass=self.settings.auto_pass))
+        settings = self.settings
+        self.push_screen(GameScreen(store, handoff=settings.handoff, countdown=settings.pass_countdown))
 
     def open_file(self, path: Path) -> bool:
         from mqtui.ui.saving import SaveFailed, load_game
@@ -296,7 +297,7 @@ class MQApp(App[None]):
 
             for screen in self.screen_stack:
                 if isinstance(screen, GameScreen):
-                    screen.auto_pass = settings.auto_pass
+                    screen.countdown = settings.pass_countdown
                     screen.handoff_enabled = settings.handoff
             self.theme = settings.theme
             self._save_settings()

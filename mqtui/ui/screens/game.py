@@ -25,6 +25,7 @@ from mqtui.engine.actions import Action, IllegalAction
 from mqtui.engine.state import ACT
 from mqtui.store import HUMAN, GameStore, Snapshot
 from mqtui.ui.describe import DIR_NAMES, labelled, prompt
+from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
 from mqtui.ui.messages import (
     ActionChosen,
     ActionsOffered,
@@ -95,6 +96,7 @@ class GameScreen(Screen[None]):
         Binding("c", "toggle_combat", "Fight/Map", id="game.combat"),
         Binding("o", "other_hero", "Heroes", id="game.heroes"),
         Binding("i", "inspect", "Inspect room", id="game.inspect", show=False),
+        Binding("w", "why", "Why? (computer)", id="game.why", show=False),
         Binding("m", "focus_pane('map')", "Map", id="game.focus_map", show=False),
         Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
         Binding("h", "focus_pane('hand')", "Hand", id="game.focus_hand", show=False),
@@ -110,13 +112,14 @@ class GameScreen(Screen[None]):
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     """What the panes show: the latest snapshot the viewer may see."""
 
-    def __init__(self, store: GameStore, *, handoff: bool = True, auto_pass: bool = False) -> None:
+    def __init__(self, store: GameStore, *, handoff: bool = True, countdown: int = 3) -> None:
         super().__init__()
         self.store = store
         self.cards = store.cards
         self.seats = store.seats
         self.handoff_enabled = handoff
-        self.auto_pass = auto_pass
+        self.countdown = countdown  # seconds before passing in others' fights (0: ask)
+        self._clock = PassCountdown(self, self._show_countdown, self._countdown_pass)
         self._unsubscribe: Any = None
         self._pending: Snapshot | None = None  # held back behind the hand-off screen
         self._shown_seat: int | None = None
@@ -207,7 +210,7 @@ class GameScreen(Screen[None]):
 
     def _receive(self, snap: Snapshot) -> None:
         if self._needs_handoff(snap):
-            if self.auto_pass and self._only_pass(snap):
+            if nothing_to_play(snap):  # not worth calling them to the keyboard
                 self.call_later(self._auto_pass, snap)
                 return
             first = self._pending is None
@@ -252,14 +255,25 @@ class GameScreen(Screen[None]):
         if snap is not None:
             self._show(snap)
 
-    @staticmethod
-    def _only_pass(snap: Snapshot) -> bool:
-        return len(snap.legal) == 1 and snap.legal[0].kind == "pass"
-
     async def _auto_pass(self, snap: Snapshot) -> None:
         current = self.store.snapshot()
-        if current.n == snap.n and self._only_pass(current):
+        if current.n == snap.n and nothing_to_play(current):
             await self.perform(current.legal[0])
+
+    def passing_by_itself(self) -> bool:
+        """The window on screen passes without a key (nothing to play, or the countdown runs)."""
+        snap = self.snapshot
+        return snap is not None and (
+            self._clock.running or (nothing_to_play(snap) and self._plays(snap.seat))
+        )
+
+    def _show_countdown(self, left: int) -> None:
+        self.query_one(StatusBar).countdown(left)
+
+    async def _countdown_pass(self) -> None:
+        current = self.store.snapshot()
+        if current.n == self._clock.n and counts_down(current):
+            await self.perform(next(a for a in current.legal if a.kind == "pass"))
 
     def _show(self, snap: Snapshot) -> None:
         if snap.legal and not self._plays(snap.seat):
@@ -287,13 +301,12 @@ class GameScreen(Screen[None]):
         if snap.over and not self._over_shown:
             self._over_shown = True
             self.call_later(self._game_over, snap)
-        elif (
-            self.auto_pass
-            and snap.deciding == snap.seat
-            and self._only_pass(snap)
-            and self.seats[snap.seat].kind == HUMAN
-        ):
+        elif nothing_to_play(snap) and self._plays(snap.seat):
             self.call_later(self._auto_pass, snap)
+        elif self.countdown > 0 and counts_down(snap) and self._plays(snap.seat):
+            self._clock.start(self.countdown, snap.n)
+        if self._clock.running and self._clock.n != snap.n:
+            self._clock.stop()
 
     def _back_to_map(self) -> None:
         if not self._fighting:
@@ -395,6 +408,7 @@ class GameScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """Explain a game key that is not legal now (greyed out in the footer)."""
+        self._clock.stop()  # any key: the person wants to decide this window themselves
         kind = KIND_KEYS.get(event.key)
         snap = self.snapshot
         if (
@@ -472,6 +486,16 @@ class GameScreen(Screen[None]):
         cell = self.query_one(MapView).cursor
         details = room_details(self.cards, snap.view, *cell, full=True, colours=player_styles(self.app))
         self.app.push_screen(RoomScreen(details))
+
+    def action_why(self) -> None:
+        """The computer players' last reasons (kept out of the log)."""
+        from mqtui.ui.screens.why import reasons_text
+
+        snap = self.snapshot
+        if snap is None:
+            return
+        reasons = getattr(self.store, "reasons", None) or []
+        self.app.push_screen(RoomScreen(reasons_text(reasons, snap, self.seats, self.cards)))
 
     def action_focus_pane(self, which: str) -> None:
         target = {"map": "#map", "actions": "#actions", "hand": "#hand", "log": "#log"}[which]
