@@ -185,7 +185,11 @@ async def test_hand_off_hides_the_previous_hand() -> None:
         assert not any("Colander Helm" in n for n in names)
 
 
-async def test_charity_by_keys() -> None:
+async def test_charity_in_one_dialog() -> None:
+    """Over the hand limit at the end of the turn: one dialog marks every card to give away at once;
+    Enter with too few marked gives nothing; the footer names what Enter does."""
+    from mqtui.ui.screens.charity import CharityDialog
+
     store = store_for()
     empty_hands(store)
     give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
@@ -198,39 +202,69 @@ async def test_charity_by_keys() -> None:
         await pilot.press("space")  # end the action phase with 7 cards
         await settle(pilot, app)
         assert store.state.frames[-1].kind == "charity"
-        assert "Charity" in str(screen.query_one("#status").render())
-        labels = [str(screen.query_one("#actions").get_option_at_index(i).prompt) for i in range(2)]
-        assert all("to Bob (charity)" in label for label in labels)
-        await pilot.press("1")
+        dialog = app.screen
+        assert isinstance(dialog, CharityDialog)  # opened by itself
+        footer = [
+            b.binding.description for b in dialog.active_bindings.values() if b.binding.show and b.enabled
+        ]
+        assert "Give marked" in footer and "Discard marked" not in footer
+        await pilot.press("space")  # mark the first card
+        await pilot.press("enter")  # one of two: nothing happens
+        assert app.screen is dialog and len(hero(store, 0).hand) == 7
+        await pilot.press("down", "space")
+        marked = list(dialog.marked)
+        assert len(marked) == 2
+        await pilot.press("enter")
         await settle(pilot, app)
-        await pilot.press("1")
-        await settle(pilot, app)
-        assert [a.kind for a in store.actions[-20:]].count("charity") == 2
-        assert sum("Ann gives a card to Bob" in line for line in screen.snapshot.log) == 0  # Ann sees names
+        assert app.screen is screen
+        assert [a.kind for a in store.actions].count("charity") == 2
+        assert all(uid in hero(store, 1).hand for uid in marked)
         assert sum(line.startswith("You give ") and "to Bob" in line for line in screen.snapshot.log) == 2
         assert all(f.kind != "charity" for f in store.state.frames)
 
 
-async def test_copies_of_one_card_are_one_line_with_a_count() -> None:
+async def test_charity_dialog_can_wait_and_enter_in_the_hand_reopens_it() -> None:
+    from mqtui.ui.screens.charity import CharityDialog
+
+    store = store_for()
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand"])  # one over; Ann and Bob both Level 1: it is discarded
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert isinstance(app.screen, CharityDialog)
+        await pilot.press("escape")
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("h")
+        hand = screen.query_one(CardList)
+        footer = [
+            b.binding.description for b in screen.active_bindings.values() if b.binding.show and b.enabled
+        ]
+        assert "Discard…" in footer and "Play" not in footer
+        await pilot.press("enter")
+        assert isinstance(app.screen, CharityDialog)
+        assert len(hero(store, 0).hand) == 6 and hand.option_count > 0
+
+
+def test_copies_of_one_card_are_one_line_with_a_count() -> None:
+    from mqtui.engine.actions import Action
+    from mqtui.ui.describe import labelled
+
     store = store_for()
     empty_hands(store)
     give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado"])
     name = store.cards.names[give(store, 0, ["band-aid-of-paris"] * 3)[0]]
     hero(store, 0).level = 2
-    app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        screen = app.screen
-        await pilot.press("space")  # end the action phase with 7 cards: charity
-        await settle(pilot, app)
-        actions = screen.query_one("#actions")
-        labels = [str(actions.get_option_at_index(i).prompt) for i in range(actions.option_count)]
-        assert len(labels) == len(set(labels)) == 5  # 7 cards, 5 different ones
-        (copies,) = [label for label in labels if name in label]
-        assert copies.endswith("(×3)")
-        await pilot.press(copies[0])  # its number: gives one of the three
-        await settle(pilot, app)
-        assert sum(store.cards.names[u] == name for u in hero(store, 0).hand) == 2
+    store.apply(Action(0, "end"))  # end the action phase with 7 cards: charity
+    snap = store.snapshot(0)
+    labels = [label for label, _ in labelled(snap.legal, snap, store.cards)]
+    assert len(labels) == len(set(labels)) == 5  # 7 cards, 5 different ones
+    (copies,) = [label for label in labels if name in label]
+    assert copies.endswith("(×3)")
 
 
 async def test_monster_phase_moves_monsters() -> None:

@@ -98,3 +98,21 @@ def test_combat_pane_wide_after_the_dice(snap_compare) -> None:
         await settle(pilot, pilot.app)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=fight_and_roll)
+
+
+def test_charity_dialog_80x24(snap_compare) -> None:
+    """Far over the hand limit: one dialog to mark every card to give away (two marked here)."""
+    store = store_for(PLAYERS, seed=11)
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand", "cheese-grenade", "traffic-cone-helm", "convenient-dagger"])
+    store.state.heroes[0].level = 3  # Bob and Cy are lower: the cards are discarded (a tie)
+    app = make_app(store)
+
+    async def to_charity(pilot) -> None:
+        await settle(pilot, pilot.app)
+        await pilot.press("space")  # end the action phase with 9 cards
+        await settle(pilot, pilot.app)
+        await pilot.press("space", "down", "down", "space")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=to_charity)

@@ -24,12 +24,13 @@ from textual.widgets import ContentSwitcher, Static
 from mqtui.engine.actions import Action, IllegalAction
 from mqtui.engine.state import ACT
 from mqtui.store import HUMAN, GameStore, Snapshot
-from mqtui.ui.describe import DIR_NAMES, labelled, prompt
+from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
 from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
 from mqtui.ui.messages import (
     ActionChosen,
     ActionsOffered,
     CardHighlighted,
+    CharityRequested,
     Explain,
     RoomSelected,
     SnapshotArrived,
@@ -280,6 +281,9 @@ class GameScreen(Screen[None]):
             snap = dataclasses.replace(snap, legal=())  # watching a computer player: nothing to press
         if snap.seat != self._shown_seat:
             self._new_viewer()
+        before = self.snapshot if snap.seat == self._shown_seat else None
+        if charity_terms(snap)[0] and (before is None or not charity_terms(before)[0]):
+            self.call_later(self.open_charity)  # the hand is over the limit: choose at once
         self._shown_seat = snap.seat
         self.snapshot = snap
         view = snap.view
@@ -351,6 +355,27 @@ class GameScreen(Screen[None]):
                 await self.perform(action)
 
         self.app.push_screen(ChooseAction(title, choices), chosen)
+
+    @on(CharityRequested)
+    def open_charity(self) -> None:
+        """The dialog that chooses every card over the hand limit at once."""
+        from mqtui.ui.screens.charity import CharityDialog
+
+        snap = self.snapshot
+        n, to = charity_terms(snap) if snap is not None else (0, "")
+        if snap is None or n <= 0 or isinstance(self.app.screen, CharityDialog):
+            return
+        seat = snap.seat
+
+        async def chosen(uids: list[int] | None) -> None:
+            for uid in uids or []:
+                current = self.store.snapshot()
+                action = Action(seat, "charity", uid)
+                if current.seat != seat or action not in current.legal:
+                    break
+                await self.perform(action)
+
+        self.app.push_screen(CharityDialog(self.cards, list(snap.view.heroes[seat].hand), n, to), chosen)
 
     @on(Explain)
     def _on_explain(self, message: Explain) -> None:

@@ -12,8 +12,8 @@ from textual.widgets.option_list import Option
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
-from mqtui.ui.describe import labelled, pane_actions, seat_name, sort_key
-from mqtui.ui.messages import ActionChosen, ActionsOffered
+from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
+from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
 
 
 class ActionList(OptionList):
@@ -52,7 +52,12 @@ class ActionList(OptionList):
         entries: list[tuple[str, list[Action]]] = []
         invites: dict[int, list[Action]] = {}
         others: list[Action] = []
+        charity = [a for a in snap.legal if a.kind == "charity"]
+        if charity:  # all the cards over the limit are chosen at once, in one dialog
+            entries.append((charity_label(snap), charity))
         for action in pane_actions(snap.legal):
+            if action.kind == "charity":
+                continue
             if action.kind == "invite":
                 if action.a not in invites:
                     invites[action.a] = []
@@ -97,7 +102,9 @@ class ActionList(OptionList):
         if not 0 <= index < len(self._entries):
             return
         actions = self._entries[index]
-        if len(actions) == 1:
+        if actions[0].kind == "charity":
+            self.post_message(CharityRequested())
+        elif len(actions) == 1:
             self.post_message(ActionChosen(actions[0]))
         else:
             self.post_message(ActionsOffered("Which terms do you offer?", actions))
