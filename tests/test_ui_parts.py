@@ -281,3 +281,15 @@ async def test_a_given_store_opens_on_the_game_and_saves_nothing(data) -> None:
         await pilot.press("q")  # leaves the app (no title screen for a given store)
         await pilot.pause()
     assert not (data / "saves").exists()
+
+
+def test_palette_word_order_does_not_matter() -> None:
+    from mqtui.ui.commands import match_words
+
+    label = "Curse Grizzlebeard with Wrong Turn"
+    for query in ("wrong turn grizz", "curse grizz wrong", "Grizz CURSE"):
+        found = match_words(query, label)
+        assert found is not None, query
+        assert found[1].spans  # the words found are highlighted
+    assert match_words("wrong turn snaggle", label) is None
+    assert match_words("", label) is None

@@ -302,6 +302,7 @@ class GameScreen(Screen[None]):
             if self._turn_key is not None:
                 self._autosave()
             self._turn_key = turn
+            self.query_one(HeroSheet).shown = -1  # a new turn: back to your own hero
         if snap.over and not self._over_shown:
             self._over_shown = True
             self.call_later(self._game_over, snap)
