@@ -14,7 +14,7 @@ from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.describe import action_label, card_kind, card_text, hero_letters, log_kind, prompt
 from mqtui.ui.session import build_seats, default_specs, parse_players, resolve_kind
 from mqtui.ui.settings import Settings, load_settings, save_settings
-from mqtui.ui.widgets.map_canvas import draw
+from mqtui.ui.widgets.map_canvas import CONNECTIONS, draw
 
 
 @pytest.fixture(autouse=True)
@@ -161,9 +161,10 @@ def test_map_drawing_shows_kinds_by_glyph_not_colour() -> None:
     canvas = draw(store.cards, store.state, hero_letters(store.state.heroes), cursor=(1, 0))
     text = "\n".join("".join(ch for ch, _ in row) for row in canvas.rows)
     assert "Entrance" in text and "CoatCheck" in text
-    assert " D" in text or "D" in text
-    assert "L" in text and "█" in text and "M3" in text and "?" in text
+    assert "+" in text and "#" in text and "█" in text and "M3" in text and "?" in text
     assert "┏" in text  # the cursor room's outline
+    # no connection is drawn with a letter: letters are heroes
+    assert not any(ch.isalpha() for glyphs in CONNECTIONS.values() for ch in glyphs[0] + glyphs[1])
 
 
 # -- palette and undo ---------------------------------------------------------------------------------------

@@ -116,3 +116,21 @@ def test_charity_dialog_80x24(snap_compare) -> None:
         await pilot.press("space", "down", "down", "space")
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=to_charity)
+
+
+def test_message_history_80x24(snap_compare) -> None:
+    """L: every log line the viewer may read, full screen."""
+    app = make_app(explored_game())
+    assert snap_compare(app, terminal_size=(80, 24), press=["L"], run_before=_move)
+
+
+def test_game_screen_no_color_shows_the_selection(snap_compare, monkeypatch) -> None:
+    """Under NO_COLOR the highlighted action and card are in reverse video (no colour to tell them)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(explored_game())
+
+    async def hand_focused(pilot) -> None:
+        await _move(pilot)
+        await pilot.press("h", "down")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=hand_focused)

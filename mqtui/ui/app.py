@@ -69,6 +69,7 @@ class MQApp(App[None]):
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
         super().__init__()
+        self.set_class(self.no_color, "-no-color")  # (Textual reads and removes NO_COLOR above)
         for theme in loaded.themes.values():
             self.register_theme(theme)
         self.theme = self.settings.theme if self.settings.theme in loaded.themes else DEFAULT_THEME

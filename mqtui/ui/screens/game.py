@@ -16,7 +16,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.command import CommandPalette
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
@@ -98,6 +98,7 @@ class GameScreen(Screen[None]):
         Binding("o", "other_hero", "Heroes", id="game.heroes"),
         Binding("i", "inspect", "Inspect room", id="game.inspect", show=False),
         Binding("w", "why", "Why? (computer)", id="game.why", show=False),
+        Binding("L,f3", "history", "Message history", id="game.history", show=False),
         Binding("m", "focus_pane('map')", "Map", id="game.focus_map", show=False),
         Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
         Binding("h", "focus_pane('hand')", "Hand", id="game.focus_hand", show=False),
@@ -146,7 +147,8 @@ class GameScreen(Screen[None]):
                 yield CombatPane(cards, seats, id="combat-side").data_bind(GameScreen.snapshot)
                 yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
                 yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
-                yield Static(id="card-text")
+                with VerticalScroll(id="card-box"):  # long card texts scroll (Tab to it, arrows)
+                    yield Static(id="card-text")
         yield QuietFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -182,7 +184,7 @@ class GameScreen(Screen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # small screens show the highlighted card's text only while the hand has the focus
-        self.set_class(event.widget.id == "hand", "-hand-focus")
+        self.set_class(event.widget.id in ("hand", "card-box"), "-hand-focus")
 
     def _layout_classes(self) -> None:
         wide = self.has_class("-wide")
@@ -239,8 +241,12 @@ class GameScreen(Screen[None]):
 
     def _close_dialogs(self) -> None:
         """Close what the previous player left open over this screen (a choice, the palette...)."""
+        from mqtui.ui.screens.charity import CharityDialog
+        from mqtui.ui.screens.history import HistoryScreen
+
+        private = (ChooseAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
         while self.app.screen is not self and self in self.app.screen_stack:
-            if not isinstance(self.app.screen, (ChooseAction, CommandPalette)):
+            if not isinstance(self.app.screen, private):
                 break
             self.app.pop_screen()
 
@@ -512,6 +518,13 @@ class GameScreen(Screen[None]):
         cell = self.query_one(MapView).cursor
         details = room_details(self.cards, snap.view, *cell, full=True, colours=player_styles(self.app))
         self.app.push_screen(RoomScreen(details))
+
+    def action_history(self) -> None:
+        """Every log line this seat may read, full screen."""
+        from mqtui.ui.screens.history import HistoryScreen
+
+        if self.snapshot is not None:
+            self.app.push_screen(HistoryScreen(self.snapshot))
 
     def action_why(self) -> None:
         """The computer players' last reasons (kept out of the log)."""

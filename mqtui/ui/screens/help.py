@@ -48,6 +48,7 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("o", "show the next hero's sheet (public facts)"),
             ("i", "inspect the room under the map cursor"),
             ("w", "why the computer players did what they did (their reasons)"),
+            ("L / F3", "the whole message history, full screen (Esc: back)"),
             ("r / F2", "rules reference / card browser"),
         ),
     ),

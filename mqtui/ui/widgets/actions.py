@@ -37,6 +37,8 @@ class ActionList(OptionList):
         self.seats = seats
         self._key: object = None
         self._entries: list[list[Action]] = []
+        self._labels: list[Text] = []  # each action's whole label
+        self._lit = 0  # the highlighted one (shown whole)
 
     def watch_compact(self) -> None:
         self._key = None
@@ -71,6 +73,7 @@ class ActionList(OptionList):
         self._entries = [actions for _, actions in entries]
         # one set_options: the pane is laid out again only if its number of lines changes
         if not entries:
+            self._labels = []
             if snap.legal:
                 text = "Play cards from your hand (below)."
             elif snap.over:
@@ -79,12 +82,40 @@ class ActionList(OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             self.set_options([Option(Text(text, "italic"), disabled=True)])
         else:
-            self.set_options(
-                Option(Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label), id=f"act-{i}")
+            self._labels = [
+                Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
                 for i, (label, _) in enumerate(entries)
-            )
+            ]
+            self._lit = 0
+            self.set_options(Option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
         self.refresh_bindings()
+
+    def _prompt(self, i: int) -> Text:
+        """One line per action, cut with "…"; the highlighted one whole (it may wrap)."""
+        label = self._labels[i]
+        width = self.scrollable_content_region.width or 30
+        if i == self._lit or label.cell_len <= width:
+            return label
+        cut = label.copy()
+        cut.truncate(width - 1)
+        cut.append("…")
+        return cut
+
+    def _recut(self) -> None:
+        if self._labels and self.option_count == len(self._labels):
+            for i in range(len(self._labels)):
+                self.replace_option_prompt_at_index(i, self._prompt(i))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        old, self._lit = self._lit, event.option_index
+        if old != self._lit and self._labels and self.option_count == len(self._labels):
+            if 0 <= old < len(self._labels):
+                self.replace_option_prompt_at_index(old, self._prompt(old))
+            self.replace_option_prompt_at_index(self._lit, self._prompt(self._lit))
+
+    def on_resize(self) -> None:
+        self._recut()
 
     @property
     def entry_count(self) -> int:

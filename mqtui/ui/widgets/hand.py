@@ -125,7 +125,9 @@ class CardList(OptionList):
         playable = any(a.kind != "discard" for a in self._uses.get(uid, []))
         mark = ("▶ ", "bold") if playable else ("  ", "")
         family = deck_word(self.cards, uid)
-        style = theme_style(self.app, family, bold=True) if family != "hidden" else Style(bold=True)
+        # (no colour under NO_COLOR: a grey name on the white highlighted row would not read)
+        coloured = family != "hidden" and not self.app.no_color
+        style = theme_style(self.app, family, bold=True) if coloured else Style(bold=True)
         text = Text.assemble(mark, (card_name(self.cards, uid), style))
         if not self.compact:
             text.append(f"\n  {card_kind(self.cards, uid)}", "dim")
