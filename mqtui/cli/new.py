@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from mqtui.ui.session import build_seats, default_specs, parse_players
 
     try:
-        specs = parse_players(args.players) if args.players else default_specs()
+        specs = parse_players(args.players) if args.players is not None else default_specs()
         build_seats(specs)  # check the table before the screen opens
     except ValueError as exc:
         print(f"mqtui new: {exc}", file=sys.stderr)
