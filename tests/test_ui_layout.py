@@ -64,3 +64,15 @@ async def test_settings_check_boxes_say_their_state() -> None:
         box.value = False
         await pilot.pause()
         assert "[ ]" in str(box.render())
+
+
+async def test_the_footer_names_what_enter_does() -> None:
+    app = make_app(store_for())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        actions = app.screen.query_one(ActionList)
+        for i in (0, 1):
+            actions.highlighted = i
+            await pilot.pause()
+            enter = app.screen.active_bindings["enter"].binding.description.rstrip("…")
+            assert enter and actions._labels[i].plain.split(" ", 1)[1].startswith(enter)

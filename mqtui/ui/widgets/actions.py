@@ -15,6 +15,8 @@ from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
 
+ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
+
 
 class ActionList(OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
@@ -89,6 +91,7 @@ class ActionList(OptionList):
             self._lit = 0
             self.set_options(Option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
+        self._name_enter()
         self.refresh_bindings()
 
     def _prompt(self, i: int) -> Text:
@@ -102,6 +105,20 @@ class ActionList(OptionList):
         cut.append("…")
         return cut
 
+    def _name_enter(self) -> None:
+        """The footer says what Enter does: the highlighted action in a few words."""
+        i = self._lit
+        words = "Do it"
+        if self._labels and 0 <= i < len(self._labels) and self.option_count == len(self._labels):
+            words = self._labels[i].plain.split(" ", 1)[-1]
+            if len(words) > ENTER_WORDS:
+                words = words[: ENTER_WORDS - 1].rstrip() + "…"
+        current = self._bindings.key_to_bindings.get("enter", [])
+        if current and current[0].description == words:
+            return
+        self._bindings.key_to_bindings["enter"] = [Binding("enter", "do", words, id="actions.do")]
+        self.refresh_bindings()
+
     def _recut(self) -> None:
         if self._labels and self.option_count == len(self._labels):
             for i in range(len(self._labels)):
@@ -113,6 +130,7 @@ class ActionList(OptionList):
             if 0 <= old < len(self._labels):
                 self.replace_option_prompt_at_index(old, self._prompt(old))
             self.replace_option_prompt_at_index(self._lit, self._prompt(self._lit))
+        self._name_enter()
 
     def on_resize(self) -> None:
         self._recut()
