@@ -35,6 +35,7 @@ from mqtui.ui.messages import (
     RoomSelected,
     SnapshotArrived,
 )
+from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.screens.room import RoomScreen
@@ -241,7 +242,6 @@ class GameScreen(Screen[None]):
 
     def _close_dialogs(self) -> None:
         """Close what the previous player left open over this screen (a choice, the palette...)."""
-        from mqtui.ui.screens.charity import CharityDialog
         from mqtui.ui.screens.history import HistoryScreen
 
         private = (ChooseAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
@@ -290,6 +290,8 @@ class GameScreen(Screen[None]):
         before = self.snapshot if snap.seat == self._shown_seat else None
         if charity_terms(snap)[0] and (before is None or not charity_terms(before)[0]):
             self.call_later(self.open_charity)  # the hand is over the limit: choose at once
+        elif not charity_terms(snap)[0] and isinstance(self.app.screen, CharityDialog):
+            self.app.pop_screen()  # charity is over (given from elsewhere, or taken back)
         self._shown_seat = snap.seat
         self.snapshot = snap
         view = snap.view
@@ -366,8 +368,6 @@ class GameScreen(Screen[None]):
     @on(CharityRequested)
     def open_charity(self) -> None:
         """The dialog that chooses every card over the hand limit at once."""
-        from mqtui.ui.screens.charity import CharityDialog
-
         snap = self.snapshot
         n, to = charity_terms(snap) if snap is not None else (0, "")
         if snap is None or n <= 0 or isinstance(self.app.screen, CharityDialog):
