@@ -56,7 +56,7 @@ def test_load_refuses_a_folder_a_missing_file_and_a_bad_name(capsys, data, tmp_p
         ("bad\x07name", "control characters"),
         ("", "no file given"),
         ("no such game", "no save called"),
-        ("kept", "kept"),  # found by its name; not a valid save: refused, and left as it was
+        ("kept", "not an mqtui save"),  # found by its name; not a valid save: refused, left as it was
     ]:
         assert main(["load", arg]) == 2, arg
         err = capsys.readouterr().err

@@ -101,7 +101,7 @@ async def test_the_same_game_as_it_was_before_the_auto_pass(monkeypatch) -> None
 
 
 @pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
-async def test_computer_reasons_stay_out_of_the_log_and_w_shows_them() -> None:
+async def test_computer_reasons_stay_out_of_the_log_and_shift_w_shows_them() -> None:
     from ui_helpers import make_app
 
     from mqtui.ui.screens.room import RoomScreen
@@ -117,7 +117,7 @@ async def test_computer_reasons_stay_out_of_the_log_and_w_shows_them() -> None:
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("w")
+        await pilot.press("W")
         assert isinstance(app.screen, RoomScreen)
         text = str(app.screen.details)
         assert store.reasons[-1].why in text and store.seats[store.reasons[-1].seat].name in text

@@ -53,8 +53,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         load_game(path)  # fail here, in the terminal, rather than inside the app
     except SaveFailed as exc:
-        what = str(exc) if str(path) in str(exc) else f"{path}: {exc}"
-        print(f"mqtui load: {what}", file=sys.stderr)
+        print(f"mqtui load: {exc}", file=sys.stderr)
         return 2
     app = make_app(args, load=path)
     app.run()

@@ -106,7 +106,7 @@ class AppCommands(Provider):
         screen = _game_screen(self)
         if screen is not None:
             out.append(("Message history", screen.action_history, "L or F3"))
-            out.append(("Why did the computer do that?", screen.action_why, "w"))
+            out.append(("Why did the computer do that?", screen.action_why, "W (Shift+w)"))
             out.append(("Save the game", partial(app.save_dialog, screen.store), "Ctrl+S"))
             out.append(("Quit to the title screen (saves)", partial(app.leave_game, screen), "q"))
         elif app.local:

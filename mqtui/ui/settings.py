@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 
 import msgspec
 
+from mqtui.atomic import write_atomic
 from mqtui.paths import data_dir
 from mqtui.ui.themes import DEFAULT_THEME
 
@@ -22,6 +22,8 @@ class Settings(msgspec.Struct, kw_only=True):
     # a window in which you can only pass passes at once
     pass_countdown: int = 3
     handoff: bool = True  # hide the hand between human players on one keyboard
+    opponents: str = "easy"  # the computer players of a new game, until the player picks others
+    advisor: bool = True  # offer the advisor (key w, a line in the fight pane)
 
 
 def settings_path() -> Path:
@@ -41,10 +43,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write the settings atomically; failures (read-only folder) are ignored."""
     path = settings_path() if path is None else path
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(msgspec.json.format(msgspec.json.encode(settings)))
-        os.replace(tmp, path)
+        write_atomic(path, msgspec.json.format(msgspec.json.encode(settings)))
 
 
 def speed_name(delay: float) -> str:

@@ -21,9 +21,11 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
+from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action, IllegalAction
-from mqtui.engine.state import ACT
+from mqtui.engine.state import ACT, INVITE, WINDOW
 from mqtui.store import HUMAN, GameStore, Snapshot
+from mqtui.ui.advisor import advice_for, tally_for
 from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
 from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
 from mqtui.ui.messages import (
@@ -82,6 +84,7 @@ class GameScreen(Screen[None]):
         Binding("shift+left", "go(3)", "Move west", id="game.west", show=False),
         Binding("y", "kind('accept')", "Accept", id="game.accept"),
         Binding("n", "kind('decline')", "Decline", id="game.decline"),
+        Binding("w", "advice", "Advice", id="game.advice"),
         Binding("f1,question_mark", "help", "Help", id="game.help", key_display="?"),
         Binding("q", "quit_to_title", "Quit", id="game.quit"),
         # (in the row of keys, not docked at the right where the keys that do not fit run under it)
@@ -98,7 +101,7 @@ class GameScreen(Screen[None]):
         Binding("c", "toggle_combat", "Fight/Map", id="game.combat"),
         Binding("o", "other_hero", "Heroes", id="game.heroes"),
         Binding("i", "inspect", "Inspect room", id="game.inspect", show=False),
-        Binding("w", "why", "Why? (computer)", id="game.why", show=False),
+        Binding("W", "why", "Why? (computer)", id="game.why", show=False),
         Binding("L,f3", "history", "Message history", id="game.history", show=False),
         Binding("m", "focus_pane('map')", "Map", id="game.focus_map", show=False),
         Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
@@ -130,6 +133,7 @@ class GameScreen(Screen[None]):
         self._over_shown = False
         self._turn_key: tuple[int, int] | None = None
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
+        self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -293,6 +297,7 @@ class GameScreen(Screen[None]):
         elif not charity_terms(snap)[0] and isinstance(self.app.screen, CharityDialog):
             self.app.pop_screen()  # charity is over (given from elsewhere, or taken back)
         self._shown_seat = snap.seat
+        self._advise_fight(snap)
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
@@ -340,6 +345,10 @@ class GameScreen(Screen[None]):
 
     async def perform(self, action: Action) -> None:
         """Send an action to the store; an illegal one is explained."""
+        snap = self.snapshot
+        if self._advised is not None and snap is not None and self._advised[0] == snap.n:
+            tally_for(self.store).record(self._advised[1], action)
+        self._advised = None
         try:
             await self.store.send(action)
         except IllegalAction as exc:
@@ -436,6 +445,8 @@ class GameScreen(Screen[None]):
             )
         if action == "save":
             return callable(getattr(self.app, "save_dialog", None))
+        if action == "advice":
+            return self._advisor_on() and (True if len(legal) > 1 else None)
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -499,6 +510,31 @@ class GameScreen(Screen[None]):
                 "challenge": "Challenge which monster?",
             }
             self.offer(titles.get(kind, "Which one?"), actions)
+
+    # -- the advisor ----------------------------------------------------------------------------------
+
+    def _advisor_on(self) -> bool:
+        return bool(getattr(getattr(self.app, "settings", None), "advisor", True))
+
+    def _advise_fight(self, snap: Snapshot) -> None:
+        """In a fight decision of ours, the advisor's line goes into the combat pane."""
+        advice = None
+        frame = snap.view.frames[-1] if snap.view.frames else None
+        if self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal:
+            advice = advice_for(snap, self.cards)
+        for pane in self.query(CombatPane):
+            pane.advice = advice.text if advice is not None else ""
+        if advice is not None:
+            self._advised = (snap.n, advice)
+
+    def action_advice(self) -> None:
+        snap = self.snapshot
+        advice = advice_for(snap, self.cards) if snap is not None and self._advisor_on() else None
+        if snap is None or advice is None:
+            self.notify("Nothing to decide just now.", title="Advisor")
+            return
+        self._advised = (snap.n, advice)
+        self.notify(advice.text, title="Advisor: the computer would…", timeout=10)
 
     def action_pick(self, n: int) -> None:
         self.query_one(ActionList).action_pick(n)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -60,6 +61,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield TextCheckbox(
                 "Hide hands between human players", self.settings.handoff, id="handoff", compact=True
             )
+            yield TextCheckbox(
+                "Advisor: what the computer would do (w)", self.settings.advisor, id="advisor", compact=True
+            )
             with Horizontal():
                 yield Button("Save (Ctrl+S)", variant="primary", id="save", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
@@ -75,11 +79,13 @@ class SettingsScreen(ModalScreen[Settings | None]):
         pressed = self.query_one("#speed", RadioSet).pressed_button
         speed = pressed.id.removeprefix("speed-") if pressed is not None and pressed.id else "normal"
         countdown = self.query_one("#countdown", RadioSet).pressed_button
-        return Settings(
+        return msgspec.structs.replace(
+            self.settings,
             theme=theme,
             bot_delay=BOT_SPEEDS.get(speed, BOT_SPEEDS["normal"]),
             pass_countdown=int(countdown.id.removeprefix("countdown-")) if countdown and countdown.id else 3,
             handoff=self.query_one("#handoff", Checkbox).value,
+            advisor=self.query_one("#advisor", Checkbox).value,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
