@@ -134,3 +134,9 @@ def test_game_screen_no_color_shows_the_selection(snap_compare, monkeypatch) -> 
         await pilot.press("h", "down")
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=hand_focused)
+
+
+def test_hand_off_80x24(snap_compare) -> None:
+    """A new hot-seat game opens on the hand-off: a centred box, nothing of anyone's hand."""
+    app = make_app(store_for((("Ann", "human"), ("Bob", "human")), seed=5))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=lambda pilot: settle(pilot, pilot.app))

@@ -155,3 +155,13 @@ async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
         ):
             await pilot.pause()  # type: ignore[attr-defined]
             return
+
+
+async def past_hand_off(pilot: object, app: MQApp) -> None:
+    """A hot-seat game opens on the hand-off screen: the first player presses Enter."""
+    from mqtui.ui.screens.handoff import HandoffScreen
+
+    await settle(pilot, app)
+    if isinstance(app.screen, HandoffScreen):
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        await settle(pilot, app)
