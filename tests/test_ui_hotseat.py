@@ -98,3 +98,37 @@ async def test_a_loaded_hot_seat_game_opens_on_the_hand_off(data) -> None:
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.screen is screen and screen.snapshot.seat == 0
+
+
+async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
+    """Ann passes in her fight; the window goes to Bob (who could throw a flask); Bob's Ctrl+Z takes
+    Ann's pass back: the screen hands off to Ann again, with nothing of Bob's hand on it."""
+    from ui_helpers import add_monster, add_room, empty_hands, give, make_app
+
+    store = store_for(PLAYERS, seed=3)
+    empty_hands(store)
+    add_room(store, "hall-of-mirrors", 0, -1)
+    add_monster(store, "skeleton-intern", 0, -1, "red")
+    give(store, 1, ["flask-of-bravado", "hard-hat"])
+    app = make_app(store)  # (pass countdown off: Bob is asked)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # the first hand-off, to Ann
+        await settle(pilot, app)
+        await pilot.press("shift+up")  # into the fight
+        await settle(pilot, app)
+        await pilot.press("space")  # Ann passes: Bob's window
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert screen.snapshot.seat == 1 and "Flask of Bravado" in screen_text(app)
+        await pilot.press("ctrl+z")  # takes back Ann's pass
+        await settle(pilot, app)
+        assert store.engine.deciding(store.state) == 0
+        assert isinstance(app.screen, HandoffScreen) and "Ann" in str(app.screen.query_one("#who").render())
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert screen.snapshot.seat == 0
+        assert leaks(app, store, 0) == [] and "Hard Hat" not in screen_text(app)
