@@ -76,6 +76,7 @@ async def count_keys_off_turn(
     return counts
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
 async def test_a_game_against_the_computer_needs_no_key_to_let_play_go_on(monkeypatch) -> None:
     """Default settings (the countdown at 3 steps), with the countdown's step made short for the test.

@@ -76,6 +76,7 @@ async def play_hot_seat_game(size: tuple[int, int], seed: int) -> tuple[int, int
     return handoffs, steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_hot_seat_game_never_shows_another_seats_cards(size: tuple[int, int]) -> None:
     handoffs, _steps = await play_hot_seat_game(size, seed=8)  # a short game: 135 actions
