@@ -22,10 +22,24 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` except what sits under ``if TYPE_CHECKING:`` (type-only imports never run)."""
+    out: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
 def _imports(path: Path) -> set[str]:
-    """Every mqtui module ``path`` imports, at the top or inside a function."""
+    """Every mqtui module ``path`` imports when it runs, at the top or inside a function."""
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("mqtui"))
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("mqtui"):

@@ -355,7 +355,8 @@ async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_
 
 
 async def test_options_of_a_single_table_host_are_refused_in_lobby_mode(tmp_path: Path) -> None:
-    from mqtui.net.serve import ServeError, ServeOptions, serve
+    from mqtui.net.errors import ServeError
+    from mqtui.net.serve import ServeOptions, serve
 
     with pytest.raises(ServeError, match="--local-seat needs --new or --load"):
         await serve(ServeOptions(local_seat=0, tables=str(tmp_path)))

@@ -221,7 +221,7 @@ async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
     from mqtui.ui.settings import Settings
 
     app = MQApp(
-        settings=Settings(bot_delay=0.0, auto_pass=False),
+        settings=Settings(bot_delay=0.0, pass_countdown=0),
         save_settings_file=False,
         bot_delay=0,
         new_game=[SeatSpec("Ann"), SeatSpec("Bob", "random")],

@@ -27,7 +27,7 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def plain_app() -> MQApp:
-    return MQApp(settings=Settings(auto_pass=False), save_settings_file=False, bot_delay=0)
+    return MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
 
 
 def files(folder: Path) -> dict[str, bytes]:

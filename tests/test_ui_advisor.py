@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Select, Static
-from ui_helpers import add_monster, add_room, empty_hands, give, make_app, settle, store_for
+from ui_helpers import add_monster, add_room, empty_hands, give, make_app, past_hand_off, settle, store_for
 
 from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action
@@ -43,7 +43,7 @@ async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_pla
     app = make_app(store)
     app.game_store = store
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+        await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
         await pilot.press("shift+up")  # into the fight
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
@@ -68,7 +68,7 @@ async def test_the_advisor_can_be_turned_off() -> None:
     app = make_app(store, advisor=False)
     app.game_store = store
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+        await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
         await pilot.press("shift+up")
         await settle(pilot, app)
         assert advisor_line(app) == ""

@@ -129,7 +129,7 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
     path = slots.new_autosave_path()
     store.save(path)
     saved = path.read_bytes()
-    app = MQApp(settings=Settings(auto_pass=False), save_settings_file=False, bot_delay=0)
+    app = MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         replay = await open_replay(pilot, app, "l", LoadDialog)

@@ -22,7 +22,7 @@ def data(tmp_path, monkeypatch):
 
 
 def plain_app() -> MQApp:
-    return MQApp(settings=Settings(auto_pass=False), save_settings_file=False, bot_delay=0)
+    return MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
 
 
 @pytest.mark.slow

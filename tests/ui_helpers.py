@@ -28,7 +28,7 @@ def store_for(
 
 def make_app(store: LocalStore | None = None, **settings: object) -> MQApp:
     """An app with default settings (plus ``settings``), instant computer players, no settings file."""
-    values: dict[str, object] = {"auto_pass": False, "bot_delay": 0.0}
+    values: dict[str, object] = {"pass_countdown": 0, "bot_delay": 0.0}
     values.update(settings)
     return MQApp(store, settings=Settings(**values), save_settings_file=False, bot_delay=0)  # type: ignore[arg-type]
 
@@ -141,3 +141,13 @@ async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
         ):
             await pilot.pause()  # type: ignore[attr-defined]
             return
+
+
+async def past_hand_off(pilot: object, app: MQApp) -> None:
+    """A hot-seat game opens on the hand-off screen: the first player presses Enter."""
+    from mqtui.ui.screens.handoff import HandoffScreen
+
+    await settle(pilot, app)
+    if isinstance(app.screen, HandoffScreen):
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        await settle(pilot, app)

@@ -31,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
     from mqtui.ui.settings import load_settings
 
     try:
-        specs = parse_players(args.players) if args.players else default_specs(kind=load_settings().opponents)
+        if args.players is not None:
+            specs = parse_players(args.players)
+        else:
+            specs = default_specs(kind=load_settings().opponents)
         build_seats(specs)  # check the table before the screen opens
     except ValueError as exc:
         print(f"mqtui new: {exc}", file=sys.stderr)

@@ -89,7 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from mqtui.net.serve import ServeError, serve
+    from mqtui.net.errors import ServeError
+    from mqtui.net.serve import serve
 
     try:
         return asyncio.run(serve(_options(args)))

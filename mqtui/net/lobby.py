@@ -278,7 +278,7 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
 
 async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
     """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
-    from mqtui.net.serve import ServeError
+    from mqtui.net.errors import ServeError
     from mqtui.paths import data_dir
 
     for flag, given in (

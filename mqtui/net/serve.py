@@ -18,14 +18,11 @@ from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.errors import ServeError
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.table import TableConfig, parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
-
-
-class ServeError(Exception):
-    """A problem with the options or the files: reported in one line."""
 
 
 @dataclass

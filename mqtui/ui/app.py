@@ -77,6 +77,7 @@ class MQApp(App[None]):
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
         super().__init__()
+        self.set_class(self.no_color, "-no-color")  # (Textual reads and removes NO_COLOR above)
         for theme in loaded.themes.values():
             self.register_theme(theme)
         self.theme = self.settings.theme if self.settings.theme in loaded.themes else DEFAULT_THEME
@@ -170,7 +171,8 @@ class MQApp(App[None]):
         self.finished_file = None
         self.autosave_file = (autosave_file or new_autosave_path()) if self._unfinished else None
         self._continuous = self.autosave_file is not None and start_autosave(store, self.autosave_file)
-        self.push_screen(GameScreen(store, handoff=self.settings.handoff, auto_pass=self.settings.auto_pass))
+        settings = self.settings
+        self.push_screen(GameScreen(store, handoff=settings.handoff, countdown=settings.pass_countdown))
 
     def open_file(self, path: Path) -> bool:
         from mqtui.ui.saving import SaveFailed, autosave_path_for, load_game
@@ -363,7 +365,7 @@ class MQApp(App[None]):
 
             for screen in self.screen_stack:
                 if isinstance(screen, GameScreen):
-                    screen.auto_pass = settings.auto_pass
+                    screen.countdown = settings.pass_countdown
                     screen.handoff_enabled = settings.handoff
             self.theme = settings.theme
             self._save_settings()

@@ -27,6 +27,7 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "Game",
         (
             ("Space", "the default step: Ready / End the action phase / Pass (whichever is legal)"),
+            ("any key", "in another player's fight: stop the countdown that passes for you"),
             ("Shift+arrows", "move (or flee) that way"),
             ("s", "search the room (1 Move)"),
             ("t", "take the room's Deal (1 Move)"),
@@ -47,6 +48,8 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("c", "switch between the map and the fight (small screens)"),
             ("o", "show the next hero's sheet (public facts)"),
             ("i", "inspect the room under the map cursor"),
+            ("W", "why the computer players did what they did (their reasons)"),
+            ("L / F3", "the whole message history, full screen (Esc: back)"),
             ("r / F2", "rules reference / card browser"),
         ),
     ),
