@@ -68,6 +68,7 @@ async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24()
         c = game.snapshot.view.combat
         assert c is not None and c.boss and c.hero_die > 0  # the fight with its dice, still on screen
         assert game.query_one("#main").current == "combat-main"
+        assert "24 vs 22 with the dice, heroes lead" in game.query_one("#combat-main").plain_text()
         assert any("wins the game" in line for line in game.snapshot.log)
         await pilot.press("space")  # not the key that moves on (it passes in fights)
         await pilot.pause()
