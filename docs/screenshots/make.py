@@ -85,6 +85,8 @@ async def shots() -> None:
             continue
         async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
+            await pilot.press("enter")  # the hand-off before the first turn of a hot-seat game
+            await settle(pilot, app)
             await pilot.press("shift+up")
             await settle(pilot, app)
             await app.screen.perform(Action(0, "use", potion, 0))
