@@ -16,7 +16,6 @@ import contextlib
 import logging
 import os
 import socket
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,13 +24,13 @@ import asyncssh
 
 from mqtui.net.authority import Authority
 from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
+from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
+from mqtui.net.sessionguard import SessionGuard
 
 log = logging.getLogger("mqtui.net")
 
-MAX_SESSIONS = 16  # each runs an app process of ~40 MiB
-MAX_FAILURES = 20  # failed sign-ins from one address...
-FAILURE_WINDOW = 600.0  # ...within this many seconds block it until they age out
 NO_TERMINAL = (
     "mqtui needs a terminal: connect with plain 'ssh -p PORT NAME@HOST' (add -t if you gave a command).\r\n"
 )
@@ -62,22 +61,12 @@ class SSHHost:
     stats: list[RelayStats] = field(default_factory=list)
     server: asyncssh.SSHAcceptor | None = None
     children: dict[int, int] = field(default_factory=dict)  # pid -> seat
-    failures: dict[str, list[float]] = field(default_factory=dict)  # address -> failed sign-in times
+    limits: Limits = field(default_factory=Limits)
+    gate: Gate = field(init=False)
     fingerprint: str = ""  # of the host key, for players to check
 
-    def blocked(self, addr: str) -> bool:
-        """Too many failed sign-ins from this address lately (guessing join codes)."""
-        now = time.monotonic()
-        recent = [t for t in self.failures.get(addr, []) if now - t < FAILURE_WINDOW]
-        self.failures[addr] = recent
-        if not recent:
-            del self.failures[addr]
-        return len(recent) >= MAX_FAILURES
-
-    def failed(self, addr: str) -> None:
-        self.failures.setdefault(addr, []).append(time.monotonic())
-        if len(self.failures) > 10_000:  # never grows without bound
-            self.failures.clear()
+    def __post_init__(self) -> None:
+        self.gate = Gate(self.limits)
 
     async def listen(self, host: str, port: int, key_path: Path) -> asyncssh.SSHAcceptor:
         key = host_key(key_path)
@@ -95,7 +84,7 @@ class SSHHost:
             x11_forwarding=False,
             keepalive_interval=10,
             keepalive_count_max=3,
-            login_timeout=60,
+            login_timeout=self.limits.login_timeout + 5,  # a backstop: _Server says why first
         )
         return self.server
 
@@ -149,16 +138,19 @@ class SSHHost:
         if process.command or process.subsystem:
             process.stderr.write(b"mqtui: this server only runs the game; connect without a command.\r\n")
             return 1
-        if not process.get_terminal_type():
+        if process.get_terminal_type() is None:  # an empty TERM still asked for a terminal
             process.stderr.write(NO_TERMINAL.encode())
-            return 1
-        if len(self.sessions) > MAX_SESSIONS:
-            process.stderr.write(b"mqtui: the table is full of connections; try again later.\r\n")
             return 1
         authority = self.authority
         seat: int | str
         if claim.seat is None:
-            picked = await self._pick_seat(process, claim)
+            ticket = self._admit(process, VISITOR)
+            if ticket is None:
+                return 1
+            try:
+                picked = await self._pick_seat(process, claim)
+            finally:
+                ticket.release()
             if picked is None:
                 return 1
             seat = picked
@@ -167,12 +159,34 @@ class SSHHost:
         if isinstance(seat, str):
             process.stdout.write(f"mqtui: {seat}\r\n".encode())
             return 1
+        ticket = self._admit(process, PLAYER if seat >= 0 else WATCHING)
+        if ticket is None:
+            return 1
+        try:
+            return await self._run_app(process, claim, seat)
+        finally:
+            ticket.release()
+
+    def _admit(self, process: asyncssh.SSHServerProcess[bytes], kind: str) -> Ticket | None:
+        ticket = self.gate.admit(kind, self.authority.game.game)
+        if isinstance(ticket, str):
+            log.info("refusing a %s session: %s", kind, ticket)
+            process.stdout.write(f"mqtui: {ticket}\r\n".encode())
+            return None
+        return ticket
+
+    async def _run_app(self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, seat: int) -> int:
+        authority = self.authority
         bound = Claim(seat, claim.identity, claim.label)
         ours, theirs = socket.socketpair()
         try:
             authority.attach(ours, bound)
             width, height, pw, ph = process.get_terminal_size()
-            env = child_env(process.get_terminal_type() or "", dict(process.env or {}))
+            if clamp_size(self.limits, width, height) != (width, height):
+                width, height = clamp_size(self.limits, width, height)
+                pw = ph = 0
+            term = process.get_terminal_type() or self.limits.default_term
+            env = child_env(term, dict(process.env or {}))
             child = await spawn(
                 client_argv(theirs.fileno(), self.content_dirs, self.app),
                 env,
@@ -185,7 +199,7 @@ class SSHHost:
         stats = RelayStats()
         self.stats.append(stats)
         try:
-            return await relay(process, child, stats)
+            return await relay(process, child, stats, SessionGuard(self.limits))
         finally:
             self.children.pop(child.pid, None)
 
@@ -257,33 +271,68 @@ async def read_line(process: asyncssh.SSHServerProcess[bytes], prompt: str, limi
 
 
 class _Server(asyncssh.SSHServer):
-    """One SSH connection: authentication decides its claim."""
+    """One SSH connection: authentication decides its claim; the host's gate counts it until then."""
 
     def __init__(self, host: SSHHost) -> None:
         self.host = host
         self.claim: Claim | None = None
         self.failures = 0
         self.addr = ""
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.addr = str(peer[0]) if peer else ""
+        gate = self.host.gate
+        refused = gate.opened(self, self.addr, self.refuse)
+        loop = asyncio.get_running_loop()
+        if refused:
+            loop.call_soon(self.refuse, f"mqtui: {refused}", asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            return
+        timeout = self.host.limits.login_timeout
+        self._timer = loop.call_later(timeout, self.refuse, f"mqtui: no sign-in within {timeout:g} s")
+
+    def refuse(self, reason: str, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
+        """Close the connection with a reason in words (ssh prints it: 'Received disconnect ...')."""
+        log.info("refusing %s: %s", self.addr or "a connection", reason)
+        self._stop_timer()
+        self.host.gate.done(self)
+        with contextlib.suppress(Exception):
+            self.conn.disconnect(code, reason)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.claim is None and self.addr:
-            self.host.failed(self.addr)  # never signed in
+        self._stop_timer()
+        self.host.gate.done(self)  # a connection that never tried to sign in is no failure
+
+    def auth_completed(self) -> None:
+        self._stop_timer()
+        self.host.gate.done(self)
+
+    def _failed(self) -> None:
+        self.failures += 1
+        self.host.gate.failed(self.addr)
 
     def begin_auth(self, username: str) -> bool:
-        if self.host.blocked(self.addr):
-            log.info("refusing %s: too many failed sign-ins", self.addr)
-            self.conn.close()
+        gate = self.host.gate
+        gate.trying(self)
+        why = gate.blocked_reason(self.addr)
+        if why:
+            asyncio.get_running_loop().call_soon(
+                self.refuse, f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+            )
             return True
         if username.lower().startswith("code-"):
             claim = self.host.authority.claim_for_code(username)
             if claim is not None:
                 self.claim = claim
                 return False  # the code is the credential
+            self._failed()  # a wrong code as the user name (the prompt follows)
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -292,7 +341,7 @@ class _Server(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         claim = self.host.authority.keys.lookup(key)
         if claim is None:
-            return False
+            return False  # not a failure: ssh offers every key it has before it asks for a code
         self.claim = claim  # asyncssh checks the signature before authentication succeeds
         return True
 
@@ -311,6 +360,10 @@ class _Server(asyncssh.SSHServer):
             if claim is not None:
                 self.claim = claim
                 return True
-        self.failures += 1
+        self._failed()
+        why = self.host.gate.blocked_reason(self.addr)
+        if why:
+            self.refuse(f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return False
         await asyncio.sleep(min(2.0, 0.5 * self.failures))  # slow down guessing
         return False

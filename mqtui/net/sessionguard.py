@@ -1,0 +1,116 @@
+"""What keeps one SSH session from jamming its app, the server or the other sessions.
+
+The relay (:mod:`mqtui.net.ptyrelay`) asks a :class:`SessionGuard` about every chunk of input and every
+window-size change, and runs its :meth:`~SessionGuard.watch` beside the copying:
+
+- keyboard input reaches the app at a bounded rate (a paste of a few KiB goes through at once, a
+  10 MiB paste or a stream of random bytes is cut down to what a person could type; the rest is
+  dropped, never queued), so the app never sits on a backlog it cannot work through;
+- window sizes are clamped to a sane maximum and a storm of changes reaches the app as at most ten
+  changes a second (the newest size wins);
+- an app that is stopped (SIGSTOP), or that leaves its input unread for ``stall`` seconds, is ended,
+  which frees its session's slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+
+from mqtui.net.limits import Limits, clamp_size
+
+RESIZE_EVERY = 0.1  # seconds between window-size changes passed to the app
+CHECK_EVERY = 0.5  # seconds between looks at the app
+
+
+def process_state(pid: int) -> str:
+    """The kernel's one-letter state of a process ("R", "S", "T" stopped, ...); "" if unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return ""
+    end = data.rfind(b")")  # the command name may hold spaces and parentheses
+    return data[end + 2 : end + 3].decode("ascii", "replace") if end >= 0 else ""
+
+
+class SessionGuard:
+    """The limits of one session's app (see the module's docstring)."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.tokens = self.limits.input_burst
+        self.refilled = time.monotonic()
+        self.dropped = 0  # input bytes dropped
+        self.resizes_applied = 0
+        self.writing_since: float | None = None  # when the relay started waiting for the app to read
+        self._last_resize = 0.0
+        self._pending_size: tuple[int, int, int, int] | None = None
+        self._resize_timer: asyncio.TimerHandle | None = None
+
+    # -- input ----------------------------------------------------------------------------------------
+
+    def take(self, data: bytes) -> bytes:
+        """The part of ``data`` the app gets now; the rest is dropped."""
+        now = time.monotonic()
+        lim = self.limits
+        self.tokens = min(lim.input_burst, self.tokens + (now - self.refilled) * lim.input_rate)
+        self.refilled = now
+        n = min(len(data), int(self.tokens))
+        self.tokens -= n
+        self.dropped += len(data) - n
+        return data[:n]
+
+    # -- window size ----------------------------------------------------------------------------------
+
+    def resize(
+        self, apply: Callable[[int, int, int, int], None], cols: int, rows: int, pw: int, ph: int
+    ) -> None:
+        """Pass a window-size change on (clamped), at most every RESIZE_EVERY seconds."""
+        clamped = clamp_size(self.limits, cols, rows)
+        if clamped != (cols, rows):
+            pw = ph = 0  # the pixel size no longer matches
+        self._pending_size = (*clamped, pw, ph)
+        if self._resize_timer is not None:
+            return  # already scheduled: it will use the newest size
+        wait = self._last_resize + RESIZE_EVERY - time.monotonic()
+        if wait <= 0:
+            self._apply(apply)
+        else:
+            self._resize_timer = asyncio.get_running_loop().call_later(wait, self._apply, apply)
+
+    def _apply(self, apply: Callable[[int, int, int, int], None]) -> None:
+        self._resize_timer = None
+        size, self._pending_size = self._pending_size, None
+        if size is None:
+            return
+        self._last_resize = time.monotonic()
+        self.resizes_applied += 1
+        with contextlib.suppress(OSError):
+            apply(*size)
+
+    def close(self) -> None:
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
+            self._resize_timer = None
+
+    # -- the app's health -----------------------------------------------------------------------------
+
+    async def watch(self, pid: int) -> str:
+        """Return (why) once the app should be ended: stopped, or not reading its input."""
+        stall = self.limits.stall
+        stopped_since: float | None = None
+        while True:
+            await asyncio.sleep(CHECK_EVERY)
+            now = time.monotonic()
+            if process_state(pid) in ("T", "t"):
+                stopped_since = stopped_since or now
+                if now - stopped_since >= stall:
+                    return "its app was stopped"
+            else:
+                stopped_since = None
+            since = self.writing_since
+            if since is not None and now - since >= stall:
+                return f"its app did not read its input for {stall:g} s"
