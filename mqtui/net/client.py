@@ -34,8 +34,12 @@ def take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def make_app(store: Any, choice: str = "auto") -> Any:
-    """The full app if it is there (and wanted), else the stand-in."""
+def make_app(store: Any, choice: str = "auto", remote: bool = False) -> Any:
+    """The full app if it is there (and wanted), else the stand-in; with ``remote``, game commands only."""
+    if remote:
+        from mqtui.net.remote import lock_down
+
+        return lock_down(make_app(store, choice))
     choice = os.environ.get("MQTUI_NET_APP", choice)
     if choice in ("auto", "mqapp"):
         try:
@@ -55,9 +59,9 @@ def make_app(store: Any, choice: str = "auto") -> Any:
     return StandInApp(store)
 
 
-async def run_app(store: Any, choice: str = "auto") -> int:
+async def run_app(store: Any, choice: str = "auto", remote: bool = False) -> int:
     """Run the app on this process's terminal until the player quits or the server goes away."""
-    app = make_app(store, choice)
+    app = make_app(store, choice, remote)
 
     async def watch() -> None:
         await store.closed.wait()
@@ -90,7 +94,7 @@ async def _main(args: argparse.Namespace) -> int:
         await asyncio.sleep(args.linger)
         return 2
     try:
-        code = await run_app(store, args.app)
+        code = await run_app(store, args.app, remote=args.fd is not None)
     finally:
         reason = store.close_reason
         await store.close()
@@ -114,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fd is None and not args.socket:
         p.error("give --fd or --socket")
     if args.fd is not None:
+        from mqtui.net.remote import quiet_terminal
+
+        quiet_terminal()  # first: no byte typed while the app starts may stop or kill it
         take_terminal()  # started by the SSH server in a fresh pseudo-terminal
     return asyncio.run(_main(args))
 
