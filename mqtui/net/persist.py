@@ -146,7 +146,16 @@ class Saver:
 
 def load(path: Path) -> tuple[ServedGame, saves.Header]:
     """Read a save (and its sidecar, if there is one). Raises SaveError. Content is checked later."""
-    data = saves.read(path)
+    game, header, _ = recover(path)
+    return game, header
+
+
+def recover(path: Path) -> tuple[ServedGame, saves.Header, str]:
+    """:func:`load`, falling back to the save's backups (``.1``, ``.2``) as ``mqtui load`` does; the
+    third value says which backup was used and why ("" if the save itself was read). The join codes
+    and seat owners come from the sidecar of ``path`` either way."""
+    data, used, why = saves.read_with_backups(path)
+    note = f"{path.name} could not be read ({why}); resumed from its backup {used.name}" if why else ""
     side = _read_sidecar(sidecar_path(path))
     owners = side.owners if side is not None and len(side.owners) == len(data.seats) else []
     seats = [
@@ -164,7 +173,7 @@ def load(path: Path) -> tuple[ServedGame, saves.Header]:
         start=data.start,
         codes=dict(side.codes) if side is not None else {},
     )
-    return game, data.header
+    return game, data.header, note
 
 
 def to_save_data(g: ServedGame) -> saves.SaveData:

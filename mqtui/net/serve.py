@@ -18,6 +18,7 @@ from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
+from mqtui.net.limits import Limits
 from mqtui.net.table import TableConfig, parse_new_spec
 from mqtui.paths import data_dir
 
@@ -45,6 +46,7 @@ class ServeOptions:
     ssh: bool = True
     local_seat: int | None = None
     app: str = "auto"
+    limits: Limits = field(default_factory=Limits)
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -59,7 +61,9 @@ def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
     if opts.load:
         path = Path(opts.load)
         try:
-            game, header = persist.load(path)
+            game, header, note = persist.recover(path)
+            if note:
+                print(f"mqtui serve: {note}", flush=True)
             engine = saves.engine_for(header)
             saves.validate(persist.to_save_data(game), engine)
         except saves.SaveError as exc:
@@ -133,6 +137,8 @@ def banner(
 
 
 async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = None) -> int:
+    if why := opts.limits.check():
+        raise ServeError(why)
     authority, save_path = build_authority(opts)
     if opts.local_seat is not None and not (
         0 <= opts.local_seat < len(authority.slots) and authority.slots[opts.local_seat].human
@@ -158,7 +164,9 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     from mqtui.net.sshserver import SSHHost
 
     packs = authority.game.packs
-    host = SSHHost(authority, content_dirs=persist.content_dirs(packs) if packs else [], app=opts.app)
+    host = SSHHost(
+        authority, content_dirs=persist.content_dirs(packs) if packs else [], app=opts.app, limits=opts.limits
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
