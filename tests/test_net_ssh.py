@@ -74,6 +74,8 @@ class Term:
     def __init__(
         self, argv: list[str], size: tuple[int, int] = (150, 45), env: dict[str, str] | None = None
     ) -> None:
+        if env is None:  # the tests set their own TERM: they pass with TERM unset around them
+            env = dict(os.environ, TERM="xterm-256color")
         master, slave = pty.openpty()
         self._set_size(slave, *size)
         self.proc = subprocess.Popen(
