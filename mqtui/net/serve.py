@@ -195,6 +195,8 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
                 raise ServeError(f"cannot listen on {opts.socket}: {exc.strerror or exc}") from None
         await authority.start()
         started = True
+        if authority.durable is not None:  # the save is on disk before the banner hands out its codes
+            await authority.durable.wait(authority.state.n)
         text = banner(
             authority, save_path, opts.host if opts.ssh else None, port, opts.socket, host.fingerprint
         )

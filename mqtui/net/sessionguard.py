@@ -3,9 +3,10 @@
 The relay (:mod:`mqtui.net.ptyrelay`) asks a :class:`SessionGuard` about every chunk of input and every
 window-size change, and runs its :meth:`~SessionGuard.watch` beside the copying:
 
-- keyboard input reaches the app at a bounded rate (a paste of a few KiB goes through at once, a
-  10 MiB paste or a stream of random bytes is cut down to what a person could type; the rest is
-  dropped, never queued), so the app never sits on a backlog it cannot work through;
+- keyboard input reaches the app as valid UTF-8 (the app's terminal decoder gives up on anything else:
+  random bytes ended the session's app) and at a bounded rate: a paste of a few KiB goes through at
+  once, a 10 MiB paste or a stream of random bytes is cut down to what a person could type and the rest
+  is dropped, never queued, so the app never sits on a backlog it cannot work through;
 - window sizes are clamped to a sane maximum and a storm of changes reaches the app as at most ten
   changes a second (the newest size wins);
 - an app that is stopped (SIGSTOP), or that leaves its input unread for ``stall`` seconds, is ended,
@@ -15,6 +16,7 @@ window-size change, and runs its :meth:`~SessionGuard.watch` beside the copying:
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import time
 from collections.abc import Callable
@@ -44,6 +46,7 @@ class SessionGuard:
         self.tokens = self.limits.input_burst
         self.refilled = time.monotonic()
         self.dropped = 0  # input bytes dropped
+        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
         self.resizes_applied = 0
         self.writing_since: float | None = None  # when the relay started waiting for the app to read
         self._last_resize = 0.0
@@ -61,7 +64,9 @@ class SessionGuard:
         n = min(len(data), int(self.tokens))
         self.tokens -= n
         self.dropped += len(data) - n
-        return data[:n]
+        if not n:
+            return b""
+        return self._utf8.decode(data[:n]).encode("utf-8")  # an invalid byte becomes U+FFFD
 
     # -- window size ----------------------------------------------------------------------------------
 
