@@ -302,14 +302,30 @@ async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Cal
 
 
 @needs_ssh
-async def test_an_app_that_is_stopped_is_ended_and_its_seat_freed(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(stall=1.0))  # type: ignore[misc]
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("limits", "why"),
+    [
+        (Limits(stall=1.0), r"its app was stopped"),
+        (Limits(stall=1000.0, silent=3.0), r"its app stopped answering"),  # seen by its missing pings
+    ],
+    ids=["stopped", "silent"],
+)
+async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
+    make_host: Callable[..., object], limits: Limits, why: str
+) -> None:
+    host: Host = await make_host(limits=limits)  # type: ignore[misc]
     a = host.authority
     ann = host.ssh(f"code-{host.code('0')}")
     await ann.expect(r"seat 0 Ann - state 0 ")
+    await _until(lambda: a.slots[0].conn is not None)
+    conn = a.slots[0].conn
+    assert conn is not None
+    first = conn.refilled
+    await _until(lambda: conn.refilled != first)  # its first heartbeat
     (pid,) = host.ssh_host.children
     os.kill(pid, signal.SIGSTOP)
-    await ann.expect(r"this session was ended: its app was stopped", 15)
+    await ann.expect(rf"this session was ended: {why}", 20)
     await _until(lambda: not host.ssh_host.children and a.slots[0].conn is None, 10)
     again = host.ssh(f"code-{host.code('0')}")
     await again.expect(r"seat 0 Ann - state 0 ")

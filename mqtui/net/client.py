@@ -67,11 +67,24 @@ async def run_app(store: Any, choice: str = "auto", remote: bool = False) -> int
         await store.closed.wait()
         app.exit(return_code=3, message=f"mqtui: {store.close_reason}")
 
-    watcher = asyncio.get_running_loop().create_task(watch())
+    async def heartbeat() -> None:
+        """A served session's app pings while its event loop runs: the server ends one that falls silent."""
+        from mqtui.net.sessionguard import HEARTBEAT
+
+        while not store.closed.is_set():
+            await asyncio.sleep(HEARTBEAT)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(store.ping(), HEARTBEAT * 2)
+
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(watch())]
+    if remote and callable(getattr(store, "ping", None)):
+        tasks.append(loop.create_task(heartbeat()))
     try:
         await app.run_async()
     finally:
-        watcher.cancel()
+        for task in tasks:
+            task.cancel()
     return 3 if store.closed.is_set() and store.close_reason != "closed" else 0
 
 

@@ -41,6 +41,9 @@ class Limits:
     input_rate: float = 2048.0  # bytes a second of keyboard input an app gets, on average...
     input_burst: float = 8192.0  # ...and at once (a paste); more is dropped, not queued
     stall: float = 5.0  # seconds an app may leave its input unread, or be stopped, before it is ended
+    silent: float = (
+        10.0  # seconds an app may send nothing to the game (it pings every 2 s) before it is ended
+    )
     default_term: str = "xterm-256color"  # for a client that sends an empty TERM
 
     def check(self) -> str:

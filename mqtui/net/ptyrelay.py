@@ -21,7 +21,7 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,7 +162,11 @@ class RelayStats:
 
 
 async def relay(
-    process: Any, child: Child, stats: RelayStats | None = None, guard: SessionGuard | None = None
+    process: Any,
+    child: Child,
+    stats: RelayStats | None = None,
+    guard: SessionGuard | None = None,
+    heard: Callable[[], float | None] | None = None,
 ) -> int:
     """Copy bytes both ways until the app exits or the SSH channel closes; the app's exit code.
 
@@ -217,7 +221,7 @@ async def relay(
     out_task = asyncio.ensure_future(pty_to_ssh())
     in_task = asyncio.ensure_future(ssh_to_pty())
     exit_task = asyncio.ensure_future(child.proc.wait())
-    watch_task = asyncio.ensure_future(guard.watch(child.pid))
+    watch_task = asyncio.ensure_future(guard.watch(child.pid, heard))
     try:
         done, _ = await asyncio.wait(
             {out_task, in_task, exit_task, watch_task}, return_when=asyncio.FIRST_COMPLETED

@@ -9,7 +9,9 @@ window-size change, and runs its :meth:`~SessionGuard.watch` beside the copying:
   is dropped, never queued, so the app never sits on a backlog it cannot work through;
 - window sizes are clamped to a sane maximum and a storm of changes reaches the app as at most ten
   changes a second (the newest size wins);
-- an app that is stopped (SIGSTOP), or that leaves its input unread for ``stall`` seconds, is ended,
+- an app that is stopped (SIGSTOP), that leaves its input unread for ``stall`` seconds, or that sends
+  nothing to the game for ``silent`` seconds (a session's app pings every ``HEARTBEAT`` seconds while
+  its event loop runs, so a hung app falls silent) is ended,
   which frees its session's slot.
 """
 
@@ -25,6 +27,7 @@ from mqtui.net.limits import Limits, clamp_size
 
 RESIZE_EVERY = 0.1  # seconds between window-size changes passed to the app
 CHECK_EVERY = 0.5  # seconds between looks at the app
+HEARTBEAT = 2.0  # seconds between the pings of a session's app (mqtui.net.client)
 
 
 def process_state(pid: int) -> str:
@@ -103,9 +106,12 @@ class SessionGuard:
 
     # -- the app's health -----------------------------------------------------------------------------
 
-    async def watch(self, pid: int) -> str:
-        """Return (why) once the app should be ended: stopped, or not reading its input."""
-        stall = self.limits.stall
+    async def watch(self, pid: int, heard: Callable[[], float | None] | None = None) -> str:
+        """Return (why) once the app should be ended: stopped, not reading its input, or silent.
+
+        ``heard`` gives the ``time.monotonic()`` of the app's latest message to the game (None while
+        it has no connection to the game)."""
+        stall, silent = self.limits.stall, self.limits.silent
         stopped_since: float | None = None
         while True:
             await asyncio.sleep(CHECK_EVERY)
@@ -119,3 +125,6 @@ class SessionGuard:
             since = self.writing_since
             if since is not None and now - since >= stall:
                 return f"its app did not read its input for {stall:g} s"
+            last = heard() if heard is not None else None
+            if last is not None and now - last >= silent:
+                return f"its app stopped answering for {silent:g} s"

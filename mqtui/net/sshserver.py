@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -199,9 +200,27 @@ class SSHHost:
         stats = RelayStats()
         self.stats.append(stats)
         try:
-            return await relay(process, child, stats, SessionGuard(self.limits))
+            return await relay(process, child, stats, SessionGuard(self.limits), self._heard(ours))
         finally:
             self.children.pop(child.pid, None)
+
+    def _heard(self, sock: socket.socket) -> Callable[[], float | None]:
+        """When the game last heard from the app at the other end of ``sock``: None until the app's first
+        heartbeat (a busy host may take a while to start an app), and once it is gone."""
+        fd = sock.fileno()
+        first: list[float] = []
+
+        def heard() -> float | None:
+            for conn in self.authority.conns:
+                info = conn.writer.get_extra_info("socket")
+                if info is not None and info.fileno() == fd and fd >= 0:
+                    last = conn.refilled  # updated by every message the authority reads from it
+                    if not first:
+                        first.append(last)
+                    return last if last != first[0] else None
+            return None
+
+        return heard
 
     async def _pick_seat(self, process: asyncssh.SSHServerProcess[bytes], claim: Claim) -> int | str | None:
         """A short text menu of the free seats, before the app starts."""
