@@ -217,6 +217,19 @@ async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]
 
 
 @needs_ssh
+async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., object]) -> None:
+    host: Host = await make_host(limits=Limits(max_unauthenticated=1))  # type: ignore[misc]
+    typing = host.ssh("slow", "-o", "PreferredAuthentications=keyboard-interactive")
+    await typing.expect(r"Join code:")  # signing in, and in no hurry
+    late = host.ssh(f"code-{host.code('0')}")
+    await late.expect(r"too many people are signing in right now \(1\); try again in a minute")
+    typing.type(host.code("1") + "\r")
+    await typing.expect(r"seat 1 Bob - state 0 ")
+    again = host.ssh(f"code-{host.code('0')}")
+    await again.expect(r"seat 0 Ann - state 0 ")
+
+
+@needs_ssh
 async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]) -> None:
     host: Host = await make_host(limits=Limits(max_failures=3))  # type: ignore[misc]
     guess = host.ssh("guess", "-o", "PreferredAuthentications=keyboard-interactive")

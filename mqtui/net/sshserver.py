@@ -297,6 +297,7 @@ class _Server(asyncssh.SSHServer):
         self.claim: Claim | None = None
         self.failures = 0
         self.addr = ""
+        self.refused = ""  # why this connection is refused (told once ssh can show it: at sign-in)
         self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -306,10 +307,12 @@ class _Server(asyncssh.SSHServer):
         gate = self.host.gate
         refused = gate.opened(self, self.addr, self.refuse)
         loop = asyncio.get_running_loop()
-        if refused:
-            loop.call_soon(self.refuse, f"mqtui: {refused}", asyncssh.DISC_TOO_MANY_CONNECTIONS)
-            return
         timeout = self.host.limits.login_timeout
+        if refused:
+            # ssh shows a disconnect reason only after the key exchange: say it when sign-in begins
+            self.refused = f"mqtui: {refused}"
+            self._timer = loop.call_later(min(timeout, 10.0), self.refuse, self.refused)
+            return
         self._timer = loop.call_later(timeout, self.refuse, f"mqtui: no sign-in within {timeout:g} s")
 
     def refuse(self, reason: str, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
@@ -339,6 +342,11 @@ class _Server(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         gate = self.host.gate
+        if self.refused:
+            asyncio.get_running_loop().call_soon(
+                self.refuse, self.refused, asyncssh.DISC_TOO_MANY_CONNECTIONS
+            )
+            return True
         gate.trying(self)
         why = gate.blocked_reason(self.addr)
         if why:
