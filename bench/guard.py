@@ -26,7 +26,6 @@ import shutil
 import signal
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -100,26 +99,15 @@ async def round_trips(engine: Engine, folder: Path, actions: int, durable: bool)
 # -- kill -9 ------------------------------------------------------------------------------------------
 
 
-async def _serve(env: dict[str, str], *args: str) -> tuple[asyncio.subprocess.Process, dict[str, str]]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "mqtui", "serve", "--no-ssh", *args,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    text = ""
-    while "Ctrl+C" not in text:
-        line = await asyncio.wait_for(proc.stdout.readline(), 60)
-        if not line:
-            raise RuntimeError(text)
-        text += line.decode()
-    return proc, dict(re.findall(r"seat (\d) .*--code (\w+)", text))
-
-
 async def kills(engine: Engine, folder: Path, rounds: int) -> tuple[int, int]:
     """(confirmed actions lost, rounds)."""
     env = dict(os.environ, MQTUI_DATA=str(folder / "data"))
     save, sock = folder / "kill.mqsave", str(folder / "kill.sock")
-    proc, codes = await _serve(env, "--new", "Ann,Bob", "--seed", "3", "--save", str(save), "--socket", sock)
+    from test_net_ssh import serve_process
+
+    proc, _, codes = await serve_process(
+        env, "--new", "Ann,Bob", "--seed", "3", "--save", str(save), "--socket", sock, ssh=False
+    )
     lost = 0
     try:
         for _ in range(rounds):
@@ -131,7 +119,7 @@ async def kills(engine: Engine, folder: Path, rounds: int) -> tuple[int, int]:
             await proc.wait()
             await store.close()
             lost += persist.load(save)[0].state.n != state.n + 1
-            proc, _ = await _serve(env, "--load", str(save), "--socket", sock)
+            proc, _, _ = await serve_process(env, "--load", str(save), "--socket", sock, ssh=False)
     finally:
         if proc.returncode is None:
             proc.kill()

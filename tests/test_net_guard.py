@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from test_net_ssh import SSH_OPTS, Term, _until, ssh_term
+from test_net_ssh import SSH_OPTS, Term, _until, serve_process, ssh_term
 
 from mqtui import saves
 from mqtui.engine.actions import to_text
@@ -387,24 +387,6 @@ async def test_a_remote_palette_has_only_game_commands(
 # -- write before you tell ----------------------------------------------------------------------------
 
 
-async def _serve(
-    env: dict[str, str], *args: str
-) -> tuple[asyncio.subprocess.Process, int, dict[str, str], str]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "mqtui", "serve", "--port", "0", *args,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    text = ""
-    while "Ctrl+C" not in text:
-        line = await asyncio.wait_for(proc.stdout.readline(), 30)
-        assert line, text
-        text += line.decode()
-    port = int(re.search(r"SSH on 127.0.0.1:(\d+)", text).group(1))  # type: ignore[union-attr]
-    codes = dict(re.findall(r"seat (\d) .*code-(\w+)@", text))
-    return proc, port, codes, text
-
-
 @needs_ssh
 @pytest.mark.slow
 async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Path, engine: Engine) -> None:
@@ -415,11 +397,11 @@ async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Pat
     procs: list[asyncio.subprocess.Process] = []
     terms: list[Term] = []
     try:
-        proc, port, codes, _ = await _serve(
+        proc, port, codes = await serve_process(
             env, "--new", "Ann,Bob", "--seed", "5", "--save", str(save), "--socket", sock
         )
         procs.append(proc)
-        for round_ in range(4):  # act, see it confirmed, kill -9 at once, come back with --load
+        for round_ in range(3):  # act, see it confirmed, kill -9 at once, come back with --load
             state = persist.load(save)[0].state
             seat = engine.deciding(state)
             action = safe_choice(engine.legal(state, seat))
@@ -438,7 +420,7 @@ async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Pat
                 await store.close()
             game, _ = persist.load(save)
             assert game.state.n == state.n + 1, f"round {round_}: the confirmed action was lost"
-            proc, port, again, _ = await _serve(env, "--load", str(save), "--socket", sock)
+            proc, port, again = await serve_process(env, "--load", str(save), "--socket", sock)
             procs.append(proc)
             assert again == codes
     finally:
