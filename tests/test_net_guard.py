@@ -290,6 +290,20 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
         flood.cancel()
     replies.sort()
     assert replies[len(replies) // 2] < 1.0, f"Ann's replies took {replies}"
+    # a 2 MiB bracketed paste into Ann's own session: cut short, it still ends, and her keys work after it
+    ann.raw.clear()
+    await _feed(ann, b"\x1b[200~" + paste[: 2 << 20] + b"\x1b[201~")
+    await ann.expect(r"fox|lazy|jump")  # the paste, cut down, is in her input line
+    for _ in range(20):  # Enter right after the paste may find the input budget spent: press it again
+        ann.type("\r")
+        with contextlib.suppress(AssertionError):
+            await ann.expect(r"refused: ", 1.0)
+            break
+    await ann.expect(r"refused: ", 1.0)
+    await _until(lambda: a.engine.deciding(a.state) == 0, 10)
+    n = a.state.n
+    ann.type(to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r")
+    await _until(lambda: max(_states(ann), default=0) > n, 10)
     # the flooded session's own app still follows the game: it shows the newest state
     n = a.state.n
     await jam.expect(rf"spectator - state {n} ", 20)
@@ -485,3 +499,18 @@ async def test_no_client_sees_a_state_before_it_is_on_disk(tmp_path: Path, engin
         await a.close()
         with contextlib.suppress(OSError):
             theirs.close()
+
+
+def test_a_paste_cut_short_still_ends() -> None:
+    guard = SessionGuard(Limits(input_burst=100, input_rate=0.0))
+    got = guard.take(b"\x1b[200~" + b"x" * 10_000)
+    got += guard.take(b"y" * 10_000 + b"\x1b[20")
+    got += guard.take(b"1~")  # the end marker, split between two chunks, and both dropped
+    assert got.startswith(b"\x1b[200~") and got.endswith(b"\x1b[201~")
+    assert len(got) <= 100 + 6
+    guard.tokens = 100.0
+    assert guard.take(b"ok\r") == b"ok\r"  # keys after the paste are keys again
+    whole = SessionGuard(Limits())
+    assert whole.take(b"\x1b[200~short\x1b[201~") == b"\x1b[200~short\x1b[201~"  # nothing added
+    cut = SessionGuard(Limits(input_burst=20, input_rate=0.0))
+    assert cut.take(b"\x1b[200~ab\x1b[201~" + b"z" * 50) == b"\x1b[200~ab\x1b[201~" + b"z" * 6  # ended once

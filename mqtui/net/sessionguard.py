@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from mqtui.net.limits import Limits, clamp_size
 
+PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"  # bracketed paste: the app waits for the end
 RESIZE_EVERY = 0.1  # seconds between window-size changes passed to the app
 CHECK_EVERY = 0.5  # seconds between looks at the app
 HEARTBEAT = 2.0  # seconds between the pings of a session's app (mqtui.net.client)
@@ -50,6 +51,8 @@ class SessionGuard:
         self.refilled = time.monotonic()
         self.dropped = 0  # input bytes dropped
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        self._pasting = False  # the app got a paste's start and waits for its end
+        self._tail = b""  # the last bytes passed or dropped, to find markers split between chunks
         self.resizes_applied = 0
         self.writing_since: float | None = None  # when the relay started waiting for the app to read
         self._last_resize = 0.0
@@ -67,9 +70,19 @@ class SessionGuard:
         n = min(len(data), int(self.tokens))
         self.tokens -= n
         self.dropped += len(data) - n
-        if not n:
-            return b""
-        return self._utf8.decode(data[:n]).encode("utf-8")  # an invalid byte becomes U+FFFD
+        passed = self._utf8.decode(data[:n]).encode("utf-8") if n else b""  # invalid bytes become U+FFFD
+        seen, offset = self._tail + data, len(self._tail)
+        self._tail = seen[-(len(PASTE_END) - 1) :]
+        if self._pasting or PASTE_START in seen:
+            # a paste cut short must still end, or the app would take every later key as pasted text
+            start, end = seen.rfind(PASTE_START), seen.rfind(PASTE_END)
+            if start > end:
+                self._pasting = True
+            elif end >= 0:
+                self._pasting = False
+                if end + len(PASTE_END) > offset + n:  # the end marker itself was (partly) dropped
+                    passed += PASTE_END
+        return passed
 
     # -- window size ----------------------------------------------------------------------------------
 
