@@ -691,7 +691,7 @@ class Authority:
         if self.saver is not None:
             self.saver.close()
         self.save_path = path
-        self.saver = persist.Saver(path)
+        self.saver = persist.Saver(path, self.engine.content)
         self.durable = Durable(self.saver.flush)
 
     @property

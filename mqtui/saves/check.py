@@ -83,8 +83,10 @@ def validate(data: SaveData, engine: Engine) -> None:
             data.state.n == first + len(data.actions),
             f"the log has {len(data.actions)} actions but the snapshot is at state {data.state.n}",
         )
-        for i, a in enumerate(data.actions):
-            _need(0 <= a.seat < len(data.seats), f"action {i + 1} is by seat {a.seat}, which does not exist")
+        n_seats = len(data.seats)
+        bad = next((i for i, a in enumerate(data.actions) if not 0 <= a.seat < n_seats), None)
+        if bad is not None:  # (no message built per action: a long log has thousands)
+            raise _Bad(f"action {bad + 1} is by seat {data.actions[bad].seat}, which does not exist")
         _smoke(data.state, engine)
     except _Bad as exc:
         raise SaveError(f"inconsistent game: {exc}") from None
