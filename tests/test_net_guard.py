@@ -359,6 +359,27 @@ async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
 
 
 @needs_ssh
+async def test_keys_typed_while_the_app_starts_are_no_signals(make_host: Callable[..., object]) -> None:
+    host: Host = await make_host()  # type: ignore[misc]
+    ann = host.ssh(f"code-{host.code('0')}")
+    await _until(lambda: bool(host.ssh_host.sessions))  # signed in: ssh's own terminal is raw now
+    typed = 0
+    for _ in range(500):  # Ctrl+Z, Ctrl+\\ and Ctrl+C while the session's app starts
+        if "state 0" in ann.text():
+            break
+        ann.type("\x1a\x1c\x03")
+        typed += 1
+        await asyncio.sleep(0.005)
+    assert typed > 1
+    await ann.expect(r"seat 0 Ann - state 0 ")
+    (pid,) = host.ssh_host.children
+    ann.type("\x1a\x1c")
+    ann.type("0 done\r")
+    await _until(lambda: host.authority.state.n == 1)  # it answered, so it was neither stopped nor killed
+    assert process_state(pid) not in ("T", "t", "")
+
+
+@needs_ssh
 async def test_an_empty_term_gets_a_safe_default(make_host: Callable[..., object]) -> None:
     host: Host = await make_host()  # type: ignore[misc]
     env = {k: v for k, v in os.environ.items() if k != "TERM"}  # OpenSSH then sends an empty type
