@@ -38,8 +38,8 @@ class Limits:
     failure_window: float = 600.0  # ...within this many seconds: refused until they age out
     max_cols: int = 400  # terminal sizes are clamped to this (a 10000x10000 window costs GiBs)
     max_rows: int = 150
-    input_rate: float = 2048.0  # bytes a second of keyboard input an app gets, on average...
-    input_burst: float = 8192.0  # ...and at once (a paste); more is dropped, not queued
+    input_rate: float = 256.0  # bytes a second of keyboard input an app gets, on average...
+    input_burst: float = 1024.0  # ...and at once (a paste); more is dropped, not queued
     stall: float = 5.0  # seconds an app may leave its input unread, or be stopped, before it is ended
     silent: float = (
         10.0  # seconds an app may send nothing to the game (it pings every 2 s) before it is ended

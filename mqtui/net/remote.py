@@ -123,7 +123,23 @@ def lock_down(app: Any) -> Any:
     for name in BLOCKED_METHODS:
         if hasattr(app, name):
             setattr(app, name, _refusal(app))
+    app.pop_screen = _no_empty_stack(app)
     return app
+
+
+def _no_empty_stack(app: Any) -> Callable[[], Any]:
+    """Enter pressed twice at once in the command palette dismisses it twice, and Textual ends the app
+    on the second ("Can't pop screen"): a stream of keys found it. Popping the last screen does nothing."""
+    pop = app.pop_screen
+
+    def pop_screen() -> Any:
+        if len(app.screen_stack) <= 1:
+            from textual.await_complete import AwaitComplete
+
+            return AwaitComplete()
+        return pop()
+
+    return pop_screen
 
 
 def _refusal(app: Any) -> Callable[..., None]:
