@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -535,3 +536,14 @@ def test_a_paste_cut_short_still_ends() -> None:
     assert whole.take(b"\x1b[200~short\x1b[201~") == b"\x1b[200~short\x1b[201~"  # nothing added
     cut = SessionGuard(Limits(input_burst=20, input_rate=0.0))
     assert cut.take(b"\x1b[200~ab\x1b[201~" + b"z" * 50) == b"\x1b[200~ab\x1b[201~" + b"z" * 6  # ended once
+
+
+async def test_an_app_that_leaves_its_input_unread_is_given_up() -> None:
+    guard = SessionGuard(Limits(stall=0.5))
+    guard.writing_since = time.monotonic()  # the relay has been waiting for the app to read since now
+    why = await asyncio.wait_for(guard.watch(os.getpid()), 10)
+    assert why == "its app did not read its input for 0.5 s"
+    quiet = SessionGuard(Limits(stall=0.5, silent=0.5))
+    last = time.monotonic()
+    why = await asyncio.wait_for(quiet.watch(os.getpid(), lambda: last), 10)
+    assert why == "its app stopped answering for 0.5 s"
