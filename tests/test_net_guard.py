@@ -547,3 +547,41 @@ async def test_an_app_that_leaves_its_input_unread_is_given_up() -> None:
     last = time.monotonic()
     why = await asyncio.wait_for(quiet.watch(os.getpid(), lambda: last), 10)
     assert why == "its app stopped answering for 0.5 s"
+
+
+async def test_a_remote_app_writes_nothing_on_the_host_and_opens_nothing(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textual.command import CommandList
+
+    from mqtui.net.client import make_app
+    from mqtui.store import LocalStore, Seat
+
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)  # where a screenshot or a delivered file would land
+    store = LocalStore.new(engine, (Seat("Ann", "red"), Seat("Bob", "blue")), 3)
+    app = make_app(store, "standin", remote=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for name in (
+            "save_screenshot",
+            "deliver_screenshot",
+            "deliver_text",
+            "open_url",
+            "action_suspend_process",
+        ):
+            getattr(app, name)("x")  # each only says "not over SSH"
+        app.action_command_palette()
+        await pilot.pause()
+        await pilot.press(*"screen")
+        hits = app.screen.query_one(CommandList)
+        for _ in range(500):  # the palette searches in the background: its hits, or "No matches found"
+            if hits.option_count:
+                break
+            await pilot.pause(0.01)
+        assert hits.option_count
+        assert all(
+            "Screenshot" not in str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)
+        )
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]

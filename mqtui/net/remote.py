@@ -31,6 +31,9 @@ BLOCKED_METHODS = (
     "action_screenshot",
     "deliver_screenshot",
     "save_screenshot",
+    "deliver_text",  # Textual writes a delivered file into the host's downloads folder
+    "deliver_binary",
+    "open_url",  # a link in a help or rules page would start a browser on the host
     "action_suspend_process",
     "save_dialog",
     "open_file",
