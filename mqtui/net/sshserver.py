@@ -201,19 +201,22 @@ class SSHHost:
 
     def _heard(self, sock: socket.socket) -> Callable[[], float | None]:
         """When the game last heard from the app at the other end of ``sock``: None until the app's first
-        heartbeat (a busy host may take a while to start an app), and once it is gone."""
+        heartbeat (a busy host may take a while to start an app). Once the game has dropped the
+        connection (the app stopped reading it, say), the last time stays: an app that does not end
+        by itself then is ended as silent."""
         fd = sock.fileno()
-        first: list[float] = []
+        seen: list[float] = []  # [first value, latest value]
 
         def heard() -> float | None:
             for conn in self.authority.conns:
                 info = conn.writer.get_extra_info("socket")
                 if info is not None and info.fileno() == fd and fd >= 0:
                     last = conn.refilled  # updated by every message the authority reads from it
-                    if not first:
-                        first.append(last)
-                    return last if last != first[0] else None
-            return None
+                    seen[:] = [seen[0] if seen else last, last]
+                    break
+            if not seen or seen[1] == seen[0]:
+                return None
+            return seen[1]
 
         return heard
 
