@@ -83,11 +83,15 @@ def private_dir(folder: Path | str) -> Path:
 
 
 def _tighten(path: Path) -> None:
-    """Take away the group's and others' access, if it is ours to change (failures are ignored)."""
+    """Take away the group's and others' access, if it is ours to change (failures are ignored). A
+    shared folder (sticky or writable by all, like /tmp) and the home folder are never changed, even
+    when ``$MQTUI_DATA`` names one."""
     try:
         st = os.stat(path)
-        if stat.S_IMODE(st.st_mode) & 0o077 and st.st_uid == os.getuid():
-            os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o077)
+        mode = stat.S_IMODE(st.st_mode)
+        shared = mode & (stat.S_ISVTX | stat.S_IWOTH) or os.path.abspath(path) == os.path.expanduser("~")
+        if mode & 0o077 and st.st_uid == os.getuid() and not shared:
+            os.chmod(path, mode & ~0o077)
     except (OSError, AttributeError):
         pass
 

@@ -566,6 +566,8 @@ class LocalStore:
             raise saves.SaveError(f"cannot resume: {exc}") from None
         if why:
             store.log.append(Event("save", f"{Path(path).name} was damaged ({why}); loaded {used.name}."))
+        if engine.content.version != installed:  # the players learn that their old cards go on
+            store.log.append(Event("save", store.content_note[:1].upper() + store.content_note[1:] + "."))
         return store
 
 

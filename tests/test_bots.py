@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from mqtui.bots import BOT_KINDS, Choice, make_bot
+from mqtui.bots.easy import EasyBot
 from mqtui.bots.eval import position_score
 from mqtui.bots.hard import HardBot
 from mqtui.bots.knowledge import HAND_ODDS, card_sort, sample_state, unseen_cards, visible_cards
@@ -119,7 +120,7 @@ def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
         seat = engine.deciding(s)
         legal = list(engine.legal(s, seat))
         view = view_for(s, seat)
-        for make in (lambda: NormalBot(7), lambda: quick_hard(7)):
+        for make in (lambda: NormalBot(7), lambda: quick_hard(7), lambda: EasyBot(7)):
             first = make().choose(engine, view, seat, legal)
             again = make().choose(engine, copy_state(view), seat, legal)
             assert first == again
@@ -161,6 +162,9 @@ def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
         legal = list(engine.legal(s, seat))
         other_legal = list(engine.legal(other, seat))
         assert NormalBot(1).choose(engine, view, seat, legal) == NormalBot(1).choose(
+            engine, other_view, seat, other_legal
+        )
+        assert EasyBot(1).choose(engine, view, seat, legal) == EasyBot(1).choose(
             engine, other_view, seat, other_legal
         )
         if checked % 4 == 0:  # the hard bot samples the hidden cards itself: it must not see them either

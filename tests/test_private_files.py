@@ -142,3 +142,16 @@ def test_the_one_helper_fsyncs_file_and_folder(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(os, "fsync", spy)
     save_settings(Settings(), tmp_path / "settings.json")
     assert synced == [stat.S_IFREG, stat.S_IFDIR]
+
+
+def test_a_shared_folder_named_as_the_data_folder_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MQTUI_DATA=/tmp must not make /tmp private: only mqtui's own folders are tightened."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    monkeypatch.setenv("MQTUI_DATA", str(shared))
+    LocalStore.new(engine(), SEATS, 4, bot_delay=0).save(saves.slot_path("x"))
+    assert mode(shared) == 0o1777
+    assert mode(shared / "saves") == 0o700 and mode(saves.slot_path("x")) == 0o600

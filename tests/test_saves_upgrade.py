@@ -37,7 +37,7 @@ def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def retune(folder: Path, file: str, ident: str, **fields: object) -> None:
-    """Change fields of the entry ``ident`` in ``folder/file`` (a content change, as a designer makes)."""
+    """Change (or set) fields of the entry ``ident`` in ``folder/file``, as a designer would."""
     path = folder / file
     text = path.read_text()
     start = text.index(f'id = "{ident}"')
@@ -47,8 +47,16 @@ def retune(folder: Path, file: str, ident: str, **fields: object) -> None:
     for key, value in fields.items():
         shown = f'"{value}"' if isinstance(value, str) else str(value)
         entry, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {shown}", entry)
-        assert n == 1, (ident, key)
+        if n == 0:  # a field left at its default
+            first, _, rest = entry.partition("\n")
+            entry = f"{first}\n{key} = {shown}\n{rest}"
     path.write_text(text[:start] + entry + text[end:])
+
+
+def first_monster(folder: Path) -> str:
+    found = re.search(r'(?m)^id = "([^"]+)"', (folder / "monsters.toml").read_text())
+    assert found is not None
+    return found.group(1)
 
 
 def add_monster(folder: Path) -> None:
@@ -69,12 +77,12 @@ def upgraded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     retuned and a card added, and the same for the test content; returns the new seeds folder."""
     seeds = tmp_path / "seeds-new"
     shutil.copytree(paths.SEEDS_DIR, seeds, ignore=shutil.ignore_patterns("scenarios"))
-    retune(seeds / "base", "monsters.toml", "damp-squib", name="Soggy Squib", level=3, count=3)
+    retune(
+        seeds / "base", "monsters.toml", first_monster(seeds / "base"), name="Soggy Squib", level=3, count=3
+    )
     add_monster(seeds / "base")
     pack = next(p for p in (seeds / "packs").iterdir() if p.is_dir())
-    first = re.search(r'id = "([^"]+)"', (pack / "monsters.toml").read_text())
-    assert first is not None
-    retune(pack, "monsters.toml", first.group(1), name="Renamed In The Pack", level=9)
+    retune(pack, "monsters.toml", first_monster(pack), name="Renamed In The Pack", level=9)
     monkeypatch.setattr(paths, "SEEDS_DIR", seeds)
     monkeypatch.setattr(paths, "BASE_CONTENT_DIR", seeds / "base")
     return seeds
@@ -125,19 +133,33 @@ def test_the_old_fixtures_are_0_1_0s_files() -> None:
     assert all(d.defs is not None and d.defs.version == d.header.content for d in found.values())
 
 
-@pytest.mark.parametrize("name", ["format-0.mqsave", "format-1.mqsave", "sample.mqsave"])
+@pytest.mark.parametrize(
+    "saved",
+    [
+        OLD / "format-0.mqsave",
+        OLD / "format-1.mqsave",
+        OLD / "sample.mqsave",
+        # this program's: a change to the shape of the definitions would orphan them (a tripwire)
+        ROOT / "saves" / "format-2.mqsave",
+        ROOT / "saves" / "sample.mqsave",
+    ],
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
 def test_an_old_save_loads_continues_and_verifies_after_the_content_changed(
-    name: str, upgraded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    saved: Path, upgraded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    name = saved.name
     path = tmp_path / name
-    shutil.copyfile(OLD / name, path)
+    shutil.copyfile(saved, path)
     old = saves.read(path)
     installed = Engine(load_content()) if name == "sample.mqsave" else minimal_engine(tmp_path, True)
     assert installed.content.version != old.header.content  # the content did change
+    kept = "kept by mqtui" if old.format < 2 else "kept in the save"
 
     store = LocalStore.load(path, installed, bot_delay=0, verify=True)
     assert store.engine.content.version == old.header.content
-    assert "kept by mqtui" in store.content_note and installed.content.version in store.content_note
+    assert kept in store.content_note and installed.content.version in store.content_note
+    assert store.log[-1].text == f"C{store.content_note[1:]}."  # the players read it in the log
     names = set(store.cards.names)
     assert "Soggy Squib" not in names and "Maxi Slime" not in names and "New Arrival" not in names
 
@@ -154,7 +176,7 @@ def test_an_old_save_loads_continues_and_verifies_after_the_content_changed(
         assert main(["replay", str(file), "--verify", "-q"]) == 0
         assert main(["check", "--verify", str(file)]) == 0
     out = capsys.readouterr().out
-    assert f"content {old.header.content}" in out and "kept by mqtui" in out and "kept in the save" in out
+    assert f"content {old.header.content}" in out and kept in out and "kept in the save" in out
 
 
 def test_a_card_changed_after_saving_keeps_its_old_name_and_numbers(tmp_path: Path) -> None:
@@ -166,18 +188,29 @@ def test_a_card_changed_after_saving_keeps_its_old_name_and_numbers(tmp_path: Pa
     path = tmp_path / "game.mqsave"
     store.save(path)
 
-    retune(base, "monsters.toml", "damp-squib", name="Soggy Squib", level=3, treasures=2)
+    ident = first_monster(base)
+    was = next(m for m in before.content.monsters if m.id == ident)
+    retune(
+        base,
+        "monsters.toml",
+        ident,
+        name="Soggy Squib",
+        level=was.level % 20 + 1,
+        treasures=was.treasures + 1,
+    )
     clear_cache()
     after = Engine(load_content([base]))
     assert after.content.version != before.content.version
-    renamed = next(m for m in after.content.monsters if m.id == "damp-squib")
-    assert (renamed.name, renamed.level, renamed.treasures) == ("Soggy Squib", 3, 2)
+    renamed = next(m for m in after.content.monsters if m.id == ident)
+    assert (renamed.name, renamed.level, renamed.treasures) == (
+        "Soggy Squib",
+        was.level % 20 + 1,
+        was.treasures + 1,
+    )
 
     loaded = LocalStore.load(path, after, bot_delay=0, verify=True)  # replays identically
-    old = next(m for m in loaded.engine.content.monsters if m.id == "damp-squib")
-    assert (old.name, old.level, old.treasures) == ("Damp Squib", 1, 1)
-    squibs = [u for u, n in enumerate(loaded.cards.names) if n == "Damp Squib"]
-    assert squibs and "Soggy Squib" not in loaded.cards.names
+    assert next(m for m in loaded.engine.content.monsters if m.id == ident) == was  # the old card, whole
+    assert was.name in loaded.cards.names and "Soggy Squib" not in loaded.cards.names
     assert loaded.state == store.state and loaded.actions == store.actions
 
     # both go on the same way: the loaded game plays with the old card, exactly as the original would
@@ -207,6 +240,10 @@ def test_a_save_made_with_a_pack_survives_a_change_to_the_pack(upgraded: Path, t
     assert "Renamed In The Pack" not in loaded.cards.names
     keep_playing(loaded, 100)
     assert main(["check", "--verify", str(path)]) == 0  # engine_for would pick the upgraded pack
+    # the pack uninstalled: the player chose not to play it, and the save says what it needs
+    shutil.rmtree(upgraded / "packs" / pack_name)
+    with pytest.raises(saves.SaveError, match=f"needs the content pack '{pack_name}'"):
+        LocalStore.load(path, Engine(load_content()), bot_delay=0)
 
 
 def test_same_content_uses_the_installed_engine(tmp_path: Path) -> None:
@@ -218,6 +255,7 @@ def test_same_content_uses_the_installed_engine(tmp_path: Path) -> None:
     loaded = LocalStore.load(path, eng, bot_delay=0)
     assert loaded.engine is eng
     assert loaded.content_note.endswith(", as installed")
+    assert loaded.log[-1].kind != "save"  # nothing to tell the players
 
 
 def test_an_old_save_whose_content_is_not_archived_needs_that_content(tmp_path: Path) -> None:
@@ -290,3 +328,19 @@ def test_the_saves_list_says_which_games_play_with_older_content(
     assert main(["saves", "--dir", str(folder), "--json"]) == 0
     listed = {e["name"]: e["content"] for e in json.loads(capsys.readouterr().out)}
     assert listed["new"] is None and listed["old"].startswith(f"content {version}")
+
+
+def test_a_log_that_no_longer_replays_says_which_mqtui_wrote_it(tmp_path: Path) -> None:
+    """Content travels with a save, rules do not: if a later rule made an old log play out otherwise,
+    the message says the save is older (and the game itself still loads)."""
+    data = saves.read(OLD / "format-1.mqsave")
+    data.state.heroes[1].gold += 100  # as if the rules had changed what the log leads to
+    with pytest.raises(saves.SaveError, match=r"heroes\[1\]\.gold .* \(written by mqtui 0\.1\.0: the rules"):
+        saves.verify(data, saves.engine_of(data))
+    store = LocalStore.new(minimal_engine(tmp_path, False), SEATS, 5, bot_delay=0)
+    keep_playing(store, 30)
+    mine = saves.decode(store.to_bytes())
+    mine.state.heroes[1].gold += 100
+    with pytest.raises(saves.SaveError) as info:
+        saves.verify(mine, store.engine)
+    assert "written by" not in str(info.value)

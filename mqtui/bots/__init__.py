@@ -24,7 +24,7 @@ class Bot(Protocol):
     def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice: ...
 
 
-BOT_KINDS: tuple[str, ...] = ("random", "normal", "hard")
+BOT_KINDS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 
 
 def make_bot(kind: str, seed: int = 0) -> Bot:
@@ -32,6 +32,10 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         from mqtui.bots.random_bot import RandomBot
 
         return RandomBot(seed)
+    if kind == "easy":
+        from mqtui.bots.easy import EasyBot
+
+        return EasyBot(seed)
     if kind == "normal":
         from mqtui.bots.normal import NormalBot
 

@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SEATS",
         default=None,
         help="a new game: a player count ('3') or seats 'NAME[:COLOUR][:KIND],...' where KIND is "
-        "human (default) or a bot (bot, random, normal, hard), e.g. 'Ann,Bob:blue,bot' (default: 2)",
+        "human (default) or a bot (bot, random, easy, normal, hard), e.g. 'Ann,Bob:blue,bot' (default: 2)",
     )
     game.add_argument("--load", metavar="FILE", help="resume a served game from its autosave")
     parser.add_argument("--seed", type=int, help="seed of a new game (default: random)")

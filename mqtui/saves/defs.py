@@ -38,9 +38,10 @@ _encoder = msgspec.msgpack.Encoder()
 _content_decoder = msgspec.msgpack.Decoder(Content)
 _defs_decoder = msgspec.msgpack.Decoder(Defs)
 _lock = threading.Lock()
-_packed: dict[int, tuple[Content, Defs, bytes]] = {}  # id(content) -> (content, its Defs, Defs as msgpack)
+_packed: OrderedDict[int, tuple[Content, Defs, bytes]] = OrderedDict()  # id(content) -> (it, Defs, msgpack)
 _engines: OrderedDict[bytes, Engine] = OrderedDict()  # Defs.data -> an engine built from it
-_KEEP = 8
+_KEEP = 8  # engines built from saves' contents
+_KEEP_PACKED = 64  # contents packed for saving (a few ms each to pack, ~16 KiB each to keep)
 
 
 def pack(content: Content) -> tuple[Defs, bytes]:
@@ -53,9 +54,9 @@ def pack(content: Content) -> tuple[Defs, bytes]:
     defs = Defs(format=DEFS_FORMAT, version=content.version, data=zlib.compress(_encoder.encode(content), 9))
     raw = _encoder.encode(defs)
     with _lock:
-        if len(_packed) >= _KEEP:
-            _packed.clear()
         _packed[key] = (content, defs, raw)  # the content is kept alive, so its id stays its own
+        while len(_packed) > _KEEP_PACKED:
+            _packed.popitem(last=False)  # the oldest (a host with many tables of many contents)
     return defs, raw
 
 

@@ -224,7 +224,10 @@ class MQApp(App[None]):
             else:
                 self.leave_game(screen)
 
-        self.push_screen(GameOverScreen(store.cards, store.seats, snap), done)
+        from mqtui.ui.advisor import tally_for
+
+        advice = tally_for(store).line()
+        self.push_screen(GameOverScreen(store.cards, store.seats, snap, advice=advice), done)
 
     def save_dialog(self, store: GameStore) -> None:
         from mqtui.ui.saving import SaveFailed, save_game

@@ -13,7 +13,12 @@ from mqtui.engine.game import Engine
 from mqtui.store import HUMAN, LocalStore, Seat
 
 DEFAULT_NAMES = ("Ann", "Grizzlebeard", "Dame Pointy", "Snaggletooth", "Mopsy", "Sir Loin")
-BOT_LABELS = {"random": "Computer (random)", "normal": "Computer (normal)", "hard": "Computer (hard)"}
+BOT_LABELS = {
+    "random": "Computer (random)",
+    "easy": "Computer (easy)",
+    "normal": "Computer (normal)",
+    "hard": "Computer (hard)",
+}
 
 
 def engine(packs: Sequence[str] = ()) -> Engine:
@@ -46,13 +51,14 @@ def resolve_kind(kind: str) -> str:
 @dataclass(frozen=True)
 class SeatSpec:
     name: str
-    kind: str = HUMAN  # human | random | normal | hard | bot
+    kind: str = HUMAN  # human | random | easy | normal | hard | bot
     colour: str = ""  # empty: the first free colour
 
 
-def default_specs(n: int = 4) -> list[SeatSpec]:
-    """The default table: one human against computer players of "normal" strength."""
-    return [SeatSpec(DEFAULT_NAMES[0], HUMAN)] + [SeatSpec(DEFAULT_NAMES[i], "normal") for i in range(1, n)]
+def default_specs(n: int = 4, kind: str = "easy") -> list[SeatSpec]:
+    """The default table: one human against computer players of ``kind`` (easy until the player picks
+    another level on the New Game screen: see ``Settings.opponents``)."""
+    return [SeatSpec(DEFAULT_NAMES[0], HUMAN)] + [SeatSpec(DEFAULT_NAMES[i], kind) for i in range(1, n)]
 
 
 def build_seats(specs: Sequence[SeatSpec]) -> tuple[Seat, ...]:

@@ -21,6 +21,8 @@ class Settings(msgspec.Struct, kw_only=True):
     # pass for a human who can only pass in a fight window; off: every window waits for space
     auto_pass: bool = False
     handoff: bool = True  # hide the hand between human players on one keyboard
+    opponents: str = "easy"  # the computer players of a new game, until the player picks others
+    advisor: bool = True  # offer the advisor (key w, a line in the fight pane)
 
 
 def settings_path() -> Path:

@@ -20,9 +20,11 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
+from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action, IllegalAction
-from mqtui.engine.state import ACT
+from mqtui.engine.state import ACT, INVITE, WINDOW
 from mqtui.store import HUMAN, GameStore, Snapshot
+from mqtui.ui.advisor import advice_for, tally_for
 from mqtui.ui.describe import DIR_NAMES, labelled, prompt
 from mqtui.ui.messages import (
     ActionChosen,
@@ -78,6 +80,7 @@ class GameScreen(Screen[None]):
         Binding("shift+left", "go(3)", "Move west", id="game.west", show=False),
         Binding("y", "kind('accept')", "Accept", id="game.accept"),
         Binding("n", "kind('decline')", "Decline", id="game.decline"),
+        Binding("w", "advice", "Advice", id="game.advice"),
         Binding("f1,question_mark", "help", "Help", id="game.help", key_display="?"),
         Binding("q", "quit_to_title", "Quit", id="game.quit"),
         # (in the row of keys, not docked at the right where the keys that do not fit run under it)
@@ -123,6 +126,7 @@ class GameScreen(Screen[None]):
         self._over_shown = False
         self._turn_key: tuple[int, int] | None = None
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
+        self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -246,6 +250,7 @@ class GameScreen(Screen[None]):
         if snap.legal and not self._plays(snap.seat):
             snap = dataclasses.replace(snap, legal=())  # watching a computer player: nothing to press
         self._shown_seat = snap.seat
+        self._advise_fight(snap)
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
@@ -293,6 +298,10 @@ class GameScreen(Screen[None]):
 
     async def perform(self, action: Action) -> None:
         """Send an action to the store; an illegal one is explained."""
+        snap = self.snapshot
+        if self._advised is not None and snap is not None and self._advised[0] == snap.n:
+            tally_for(self.store).record(self._advised[1], action)
+        self._advised = None
         try:
             await self.store.send(action)
         except IllegalAction as exc:
@@ -370,6 +379,8 @@ class GameScreen(Screen[None]):
             )
         if action == "save":
             return callable(getattr(self.app, "save_dialog", None))
+        if action == "advice":
+            return self._advisor_on() and (True if len(legal) > 1 else None)
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -432,6 +443,31 @@ class GameScreen(Screen[None]):
                 "challenge": "Challenge which monster?",
             }
             self.offer(titles.get(kind, "Which one?"), actions)
+
+    # -- the advisor ----------------------------------------------------------------------------------
+
+    def _advisor_on(self) -> bool:
+        return bool(getattr(getattr(self.app, "settings", None), "advisor", True))
+
+    def _advise_fight(self, snap: Snapshot) -> None:
+        """In a fight decision of ours, the advisor's line goes into the combat pane."""
+        advice = None
+        frame = snap.view.frames[-1] if snap.view.frames else None
+        if self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal:
+            advice = advice_for(snap, self.cards)
+        for pane in self.query(CombatPane):
+            pane.advice = advice.text if advice is not None else ""
+        if advice is not None:
+            self._advised = (snap.n, advice)
+
+    def action_advice(self) -> None:
+        snap = self.snapshot
+        advice = advice_for(snap, self.cards) if snap is not None and self._advisor_on() else None
+        if snap is None or advice is None:
+            self.notify("Nothing to decide just now.", title="Advisor")
+            return
+        self._advised = (snap.n, advice)
+        self.notify(advice.text, title="Advisor: the computer would…", timeout=10)
 
     def action_pick(self, n: int) -> None:
         self.query_one(ActionList).action_pick(n)

@@ -34,6 +34,7 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("f", "challenge a monster that ignores you"),
             ("v", "ask another hero to help in the fight"),
             ("y / n", "accept / decline an invitation to help"),
+            ("w", "advisor: what the computer would do here, and why"),
             ("+", "buy a level for 1000 gold"),
             ("Ctrl+Z / Ctrl+Y", "undo / redo (when the game allows it)"),
             ("Ctrl+S", "save the game"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -55,6 +56,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield Checkbox(
                 "Hide hands between human players", self.settings.handoff, id="handoff", compact=True
             )
+            yield Checkbox(
+                "Advisor: what the computer would do (w)", self.settings.advisor, id="advisor", compact=True
+            )
             with Horizontal():
                 yield Button("Save (Ctrl+S)", variant="primary", id="save", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
@@ -69,11 +73,13 @@ class SettingsScreen(ModalScreen[Settings | None]):
         theme = option.id if option is not None and option.id else self.settings.theme
         pressed = self.query_one("#speed", RadioSet).pressed_button
         speed = pressed.id.removeprefix("speed-") if pressed is not None and pressed.id else "normal"
-        return Settings(
+        return msgspec.structs.replace(
+            self.settings,
             theme=theme,
             bot_delay=BOT_SPEEDS.get(speed, BOT_SPEEDS["normal"]),
             auto_pass=self.query_one("#auto", Checkbox).value,
             handoff=self.query_one("#handoff", Checkbox).value,
+            advisor=self.query_one("#advisor", Checkbox).value,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
