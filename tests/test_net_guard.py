@@ -585,3 +585,8 @@ async def test_a_remote_app_writes_nothing_on_the_host_and_opens_nothing(
             "Screenshot" not in str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)
         )
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+    split = SessionGuard(Limits(input_burst=10, input_rate=0.0))
+    got = split.take(b"\x1b[200~ab\x1b[2")  # 10 bytes pass, the start of the end marker is dropped
+    split.tokens = 10.0
+    got += split.take(b"01~ok")  # the rest of it passes, but the app never saw a whole end marker
+    assert got == b"\x1b[200~ab\x1b[" + b"01~ok" + b"\x1b[201~"

@@ -53,6 +53,7 @@ class SessionGuard:
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
         self._pasting = False  # the app got a paste's start and waits for its end
         self._tail = b""  # the last bytes passed or dropped, to find markers split between chunks
+        self._tail_dropped = False  # the previous chunk's last bytes were dropped
         self.resizes_applied = 0
         self.writing_since: float | None = None  # when the relay started waiting for the app to read
         self._last_resize = 0.0
@@ -71,8 +72,8 @@ class SessionGuard:
         self.tokens -= n
         self.dropped += len(data) - n
         passed = self._utf8.decode(data[:n]).encode("utf-8") if n else b""  # invalid bytes become U+FFFD
-        seen, offset = self._tail + data, len(self._tail)
-        self._tail = seen[-(len(PASTE_END) - 1) :]
+        seen, offset, tail_dropped = self._tail + data, len(self._tail), self._tail_dropped
+        self._tail, self._tail_dropped = seen[-(len(PASTE_END) - 1) :], n < len(data)
         if self._pasting or PASTE_START in seen:
             # a paste cut short must still end, or the app would take every later key as pasted text
             start, end = seen.rfind(PASTE_START), seen.rfind(PASTE_END)
@@ -80,7 +81,8 @@ class SessionGuard:
                 self._pasting = True
             elif end >= 0:
                 self._pasting = False
-                if end + len(PASTE_END) > offset + n:  # the end marker itself was (partly) dropped
+                cut = end + len(PASTE_END) > offset + n or (end < offset and tail_dropped)
+                if cut:  # the end marker itself was (partly) dropped
                     passed += PASTE_END
         return passed
 
