@@ -13,6 +13,7 @@ import contextlib
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -38,8 +39,7 @@ from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
 
 needs_ssh = pytest.mark.skipif(
-    subprocess.run(["which", "ssh"], capture_output=True).returncode != 0,
-    reason="needs the OpenSSH client (openssh-client)",
+    shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
 )
 
 
