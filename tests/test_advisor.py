@@ -29,16 +29,12 @@ def engine() -> Engine:
     return Engine(load_content())
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-
-
 def ask(engine: Engine, s: State) -> Advice | None:
     seat = engine.deciding(s)
     return advise(engine.cards, view_for(s, seat), seat, list(engine.legal(s, seat)))
 
 
+@pytest.mark.slow
 def test_the_advice_is_the_same_whatever_the_other_seats_hold(engine: Engine) -> None:
     rnd = random.Random(9)
     checked = 0
@@ -53,6 +49,7 @@ def test_the_advice_is_the_same_whatever_the_other_seats_hold(engine: Engine) ->
     assert checked >= 100
 
 
+@pytest.mark.slow
 def test_the_advice_is_the_normal_bots_legal_choice_in_one_line(engine: Engine) -> None:
     kinds: set[str] = set()
     for s in positions(engine, range(80, 84), every=3, drivers="normal"):

@@ -80,6 +80,7 @@ def ask(engine: Engine, bot: object, s: State) -> Choice:
 # -- legality ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine: Engine) -> None:
     asked = 0
     for drivers, seeds in (("random", range(1, 9)), ("normal", range(20, 26))):
@@ -93,6 +94,7 @@ def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine:
     assert asked >= 2000
 
 
+@pytest.mark.slow
 def test_random_and_hard_bots_choose_only_legal_actions(engine: Engine) -> None:
     asked = 0
     for s in positions(engine, range(40, 46), every=5, drivers="normal"):
@@ -115,6 +117,7 @@ def test_every_bot_kind_can_be_made() -> None:
 # -- determinism and fairness ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
     for s in positions(engine, range(50, 53), every=15, drivers="normal"):
         seat = engine.deciding(s)
@@ -149,6 +152,7 @@ def hide_differently(engine: Engine, s: State, seat: int, rnd: random.Random) ->
     return out
 
 
+@pytest.mark.slow
 def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
     rnd = random.Random(3)
     checked = 0

@@ -22,6 +22,7 @@ def engine() -> Engine:
     return Engine(load_content())
 
 
+@pytest.mark.slow
 def test_easy_bot_chooses_only_legal_actions(engine: Engine) -> None:
     asked = 0
     for drivers, seeds in (("random", range(1, 5)), ("easy", range(20, 24))):
@@ -50,6 +51,7 @@ def _others_fights(engine: Engine) -> list[State]:
     return out
 
 
+@pytest.mark.slow
 def test_easy_bot_leaves_ordinary_fights_alone_where_the_normal_bot_interferes(engine: Engine) -> None:
     meddled = normal_meddled = 0
     fights = _others_fights(engine)
@@ -78,6 +80,7 @@ def test_fair_terms_are_half_the_treasure() -> None:
     assert fair_terms(0, 50) == (0, 0)
 
 
+@pytest.mark.slow
 def test_easy_bot_offers_help_on_fair_terms(engine: Engine) -> None:
     invites = 0
     for seed in range(30, 33):

@@ -20,12 +20,6 @@ from mqtui.ui.settings import Settings, load_settings
 from mqtui.ui.widgets.combat import CombatPane
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
-    return tmp_path
-
-
 def fight_game() -> LocalStore:
     """Ann (Level 1, strength 5 with gear) next to a Level 3 monster she is unlikely to beat alone;
     Bob, a human at the same keyboard, could help."""
@@ -146,6 +140,7 @@ async def test_the_first_game_is_against_easy_players_and_the_title_says_so(data
     assert load_settings().opponents == "easy"
 
 
+@pytest.mark.slow
 async def test_the_new_game_screen_remembers_another_level(data) -> None:
     app = MQApp(settings=Settings(), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -7,6 +7,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher
 from ui_helpers import add_monster, add_room, empty_hands, give, hero, local_app, make_app, settle, store_for
+from waiting import wait_until
 
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
@@ -44,6 +45,7 @@ def hand_option(hand: CardList, uid: int) -> int:
     return next(i for i in range(hand.option_count) if hand.get_option_at_index(i).id == f"card-{uid}")
 
 
+@pytest.mark.slow
 async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
     store = fight_position()
     give(store, 0, ["traffic-cone-helm"], "equipped")
@@ -84,10 +86,11 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
         assert any("beats" in line and "Skeleton Intern" in line for line in log)
         assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
         assert screen.query_one(ContentSwitcher).current == "combat-main"
-        await pilot.pause(2.6)  # ... for a moment, then the map is back
-        assert screen.query_one(ContentSwitcher).current == "map"
+        switcher = screen.query_one(ContentSwitcher)
+        await wait_until(lambda: switcher.current == "map", what="the map back")  # ... for a moment
 
 
+@pytest.mark.slow
 async def test_helper_invitation_hot_seat() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     store.state.forced = [6, 1]
@@ -121,6 +124,7 @@ async def test_helper_invitation_hot_seat() -> None:
         assert any("Ann and Bob" in line and "beat" in line for line in screen.snapshot.log)
 
 
+@pytest.mark.slow
 async def test_thrown_item_from_the_next_room() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     (flask,) = give(store, 1, ["flask-of-bravado"])
@@ -226,6 +230,7 @@ async def test_copies_of_one_card_are_one_line_with_a_count() -> None:
         assert sum(store.cards.names[u] == name for u in hero(store, 0).hand) == 2
 
 
+@pytest.mark.slow
 async def test_monster_phase_moves_monsters() -> None:
     store = store_for()
     empty_hands(store)

@@ -73,6 +73,7 @@ async def _fight(pilot) -> None:
     await settle(pilot, app)
 
 
+@pytest.mark.slow
 def test_combat_pane_with_modifiers(snap_compare) -> None:
     store = combat_game()
     app = make_app(store)
@@ -80,6 +81,7 @@ def test_combat_pane_with_modifiers(snap_compare) -> None:
     assert snap_compare(app, terminal_size=(80, 24), run_before=_fight)
 
 
+@pytest.mark.slow
 def test_combat_pane_wide_after_the_dice(snap_compare) -> None:
     store = combat_game()
     app = make_app(store)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from mqtui.engine.actions import Action
-from mqtui.engine.state import ACT, STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
+from mqtui.engine.state import STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
 from mqtui.ui.session import SeatSpec, new_store
@@ -71,10 +71,6 @@ def add_room(
     return room
 
 
-def set_edge(store: LocalStore, x: int, y: int, d: int, kind: str) -> None:
-    store.state.edges[edge_key(x, y, d)] = kind
-
-
 def _take_from_piles(s: State, uid: int) -> None:
     for pile in (s.dxm, s.treasure, s.monster_deck, s.dxm_discard, s.treasure_discard, s.monster_discard):
         if uid in pile:
@@ -125,16 +121,6 @@ def add_monster(store: LocalStore, monster_id: str, x: int, y: int, colour: str)
 
 def hero(store: LocalStore, seat: int) -> Hero:
     return store.state.heroes[seat]
-
-
-def top_frame(store: LocalStore) -> str:
-    s = store.state
-    return s.frames[-1].kind if s.frames else ""
-
-
-def is_act(store: LocalStore, seat: int) -> bool:
-    s = store.state
-    return bool(s.frames) and s.frames[-1].kind == ACT and s.frames[-1].seat == seat
 
 
 async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
