@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from test_net_ssh import SSH_OPTS, Term, _until, serve_process, ssh_term
+from test_net_ssh import SSH_OPTS, Term, serve_process, ssh_term
+from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import to_text
@@ -199,6 +200,7 @@ def test_the_process_state_of_a_stopped_process_is_seen() -> None:
 
 
 @needs_ssh
+@pytest.mark.slow
 async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]) -> None:
     host: Host = await make_host(limits=Limits(max_unauthenticated=10))  # type: ignore[misc]
     socks: list[socket.socket] = []
@@ -218,6 +220,7 @@ async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]
 
 
 @needs_ssh
+@pytest.mark.slow
 async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., object]) -> None:
     host: Host = await make_host(limits=Limits(max_unauthenticated=1))  # type: ignore[misc]
     typing = host.ssh("slow", "-o", "PreferredAuthentications=keyboard-interactive")
@@ -231,6 +234,7 @@ async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., ob
 
 
 @needs_ssh
+@pytest.mark.slow
 async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]) -> None:
     host: Host = await make_host(limits=Limits(max_failures=3))  # type: ignore[misc]
     guess = host.ssh("guess", "-o", "PreferredAuthentications=keyboard-interactive")
@@ -245,6 +249,7 @@ async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]
 
 
 @needs_ssh
+@pytest.mark.slow
 async def test_a_full_spectator_list_does_not_block_a_seat_code(make_host: Callable[..., object]) -> None:
     host: Host = await make_host(limits=Limits(max_spectators=2, max_players=2, max_sessions=5))  # type: ignore[misc]
     watch = host.code("watch")
@@ -315,6 +320,7 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
 
 
 @needs_ssh
+@pytest.mark.slow
 async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Callable[..., object]) -> None:
     host: Host = await make_host()  # type: ignore[misc]
     ann = host.ssh(f"code-{host.code('0')}", size=(10_000, 10_000))
@@ -360,6 +366,7 @@ async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
 
 
 @needs_ssh
+@pytest.mark.slow
 async def test_keys_typed_while_the_app_starts_are_no_signals(make_host: Callable[..., object]) -> None:
     host: Host = await make_host()  # type: ignore[misc]
     ann = host.ssh(f"code-{host.code('0')}")
@@ -381,6 +388,7 @@ async def test_keys_typed_while_the_app_starts_are_no_signals(make_host: Callabl
 
 
 @needs_ssh
+@pytest.mark.slow
 async def test_an_empty_term_gets_a_safe_default(make_host: Callable[..., object]) -> None:
     host: Host = await make_host()  # type: ignore[misc]
     env = {k: v for k, v in os.environ.items() if k != "TERM"}  # OpenSSH then sends an empty type
