@@ -19,6 +19,7 @@ from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
+from mqtui.net.limits import Limits
 from mqtui.net.table import TableConfig, parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
@@ -52,6 +53,7 @@ class ServeOptions:
     idle: float = 3600.0  # lobby mode: a table without players this long is abandoned
     max_tables: int = 20
     fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
+    limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -66,10 +68,9 @@ def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
     if opts.load:
         path = Path(opts.load)
         try:
-            game, _ = persist.load(path)
-            data = persist.to_save_data(game)
-            engine = saves.engine_of(data)  # the content the game began with (the save carries it)
-            saves.validate(data, engine)
+            game, engine, note = persist.open_game(path)
+            if note:
+                print(f"mqtui serve: {note}", flush=True)
         except saves.SaveError as exc:
             raise ServeError(f"{path}: {exc}") from None
         save_path = Path(opts.save) if opts.save else path
@@ -141,6 +142,8 @@ def banner(
 
 
 async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
+    if why := opts.limits.check():
+        raise ServeError(why)
     if opts.new is None and opts.load is None:
         from mqtui.net.lobby import serve_lobby
 
@@ -170,7 +173,10 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
 
     packs = authority.game.packs
     host = SSHHost(
-        authority, content_dirs=persist.client_content(authority.engine, packs, save_path), app=opts.app
+        authority,
+        content_dirs=persist.client_content(authority.engine, packs, save_path),
+        app=opts.app,
+        limits=opts.limits,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -202,6 +208,8 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
                 raise ServeError(f"cannot listen on {opts.socket}: {exc.strerror or exc}") from None
         await authority.start()
         started = True
+        if authority.durable is not None:  # the save is on disk before the banner hands out its codes
+            await authority.durable.wait(authority.state.n)
         text = banner(
             authority, save_path, opts.host if opts.ssh else None, port, opts.socket, host.fingerprint
         )
