@@ -44,7 +44,7 @@ from mqtui.net.table import HUMAN, NAMES, TableConfig
 from mqtui.net.tables import Tables, visitor_identity
 
 if TYPE_CHECKING:
-    from mqtui.net.serve import ServeOptions
+    from mqtui.net.options import ServeOptions
 
 log = logging.getLogger("mqtui.net")
 
@@ -336,7 +336,7 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
 
 async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
     """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
-    from mqtui.net.serve import ServeError
+    from mqtui.net.options import ServeError
     from mqtui.paths import data_dir
 
     for flag, given in (
