@@ -163,13 +163,8 @@ class SSHHost:
         finally:
             ticket.release()
 
-    def _admit(
-        self, process: asyncssh.SSHServerProcess[bytes], kind: str, authority: Authority | None = None
-    ) -> Ticket | None:
-        """A ticket for one more session of ``kind`` at ``authority``'s table (the host's by default), or
-        None after telling the person why there is no room."""
-        table = authority or self.authority
-        ticket = self.gate.admit(kind, table.game.game if table is not None else "")
+    def _admit(self, process: asyncssh.SSHServerProcess[bytes], kind: str) -> Ticket | None:
+        ticket = self.gate.admit(kind, self.authority.game.game)
         if isinstance(ticket, str):
             log.info("refusing a %s session: %s", kind, ticket)
             process.stdout.write(f"mqtui: {ticket}\r\n".encode())
@@ -204,17 +199,16 @@ class SSHHost:
         finally:
             self.children.pop(child.pid, None)
 
-    def _heard(self, sock: socket.socket, authority: Authority | None = None) -> Callable[[], float | None]:
+    def _heard(self, sock: socket.socket) -> Callable[[], float | None]:
         """When the game last heard from the app at the other end of ``sock``: None until the app's first
         heartbeat (a busy host may take a while to start an app). Once the game has dropped the
         connection (the app stopped reading it, say), the last time stays: an app that does not end
         by itself then is ended as silent."""
         fd = sock.fileno()
-        table = authority or self.authority
         seen: list[float] = []  # [first value, latest value]
 
         def heard() -> float | None:
-            for conn in table.conns if table is not None else ():
+            for conn in self.authority.conns:
                 info = conn.writer.get_extra_info("socket")
                 if info is not None and info.fileno() == fd and fd >= 0:
                     last = conn.refilled  # updated by every message the authority reads from it
