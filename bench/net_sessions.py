@@ -33,7 +33,7 @@ from typing import Any
 import asyncssh
 
 from mqtui.net import lobbyproto as lp
-from mqtui.net import sshserver
+from mqtui.net.limits import Limits
 from mqtui.net.lobby import LobbyHost, seats_for
 from mqtui.net.table import TableConfig
 from mqtui.net.tables import Tables
@@ -142,7 +142,6 @@ class Figures:
 
 
 async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float = 0.0) -> Figures:
-    sshserver.MAX_SESSIONS = max(sshserver.MAX_SESSIONS, 10 * size + 10)  # the bench measures, not limits
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0, rate=1e6, burst=1e6)
     tables = Tables(tmp / f"tables-{mode}-{size}", config, max_tables=10_000)
     await tables.load_all()
@@ -152,7 +151,9 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
         others = [lp.OPEN] * (people - 1) if people > 1 else ["random"]
         a = await tables.create(seats_for(lp.Create(name="P0", others=others)), 100 + i, [])
         made.append(a)
-    host = LobbyHost(None, app="mqapp", tables=tables, name="bench")
+    room = 10 * size + 10  # the bench measures, not limits; a starved app on 2 cores is not a hung one
+    limits = Limits(max_players=room, max_sessions=2 * room, max_unauthenticated=room, silent=120.0)
+    host = LobbyHost(None, app="mqapp", tables=tables, name="bench", limits=limits)
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
     if mode == "fork":
         await host.start_forks()

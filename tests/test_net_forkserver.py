@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import signal
 import socket
 from pathlib import Path
 
 import pytest
+from test_net_ssh import SSH_OPTS, Term, _until
 
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.net.authority import Authority
 from mqtui.net.forkserver import ForkServer, spawn_forked
+from mqtui.net.identity import KeyTable
+from mqtui.net.limits import Limits
+from mqtui.net.sessionguard import process_state
+from mqtui.net.sshserver import SSHHost
+from mqtui.net.table import TableConfig, parse_new_spec
 
 
 @pytest.fixture
@@ -79,3 +90,49 @@ async def test_a_forked_app_that_hangs_is_ended_by_a_signal(forks: ForkServer) -
     finally:
         ours.close()
         os.close(child.master)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)")
+@pytest.mark.slow
+async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("MQTUI_NET_APP", "standin")
+    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    a = Authority.new(
+        Engine(load_content()), parse_new_spec("2"), 21, tmp_path / "g.mqsave", config, KeyTable(None)
+    )
+    await a.start()
+    host = SSHHost(a, app="standin", limits=Limits(stall=1.0))
+    await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
+    await host.start_forks()
+    env = {k: v for k, v in os.environ.items() if k != "TERM"}  # OpenSSH then sends an empty TERM
+    argv = ["ssh", "-tt", "-p", str(host.port), *SSH_OPTS, "-o", "PubkeyAuthentication=no"]
+    ann = Term([*argv, f"code-{a.codes_for('0')[0]}@127.0.0.1"], env=env)
+    try:
+        await _until(lambda: bool(host.sessions))  # signed in: ssh's own terminal is raw now
+        for _ in range(500):  # Ctrl+Z, Ctrl+\\ and Ctrl+C while the forked app starts: no signals
+            if "state 0" in ann.text():
+                break
+            ann.type("\x1a\x1c\x03")
+            await asyncio.sleep(0.005)
+        await ann.expect(r"seat 0 Ann - state 0 ", 30)
+        (pid,) = host.children
+        assert host.forks is not None and host.forks.proc is not None
+        assert Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(host.forks.proc.pid)
+        await _until(lambda: a.slots[0].conn is not None)
+        conn = a.slots[0].conn
+        assert conn is not None
+        first = conn.refilled
+        await _until(lambda: conn.refilled != first)  # its heartbeat: it runs as a remote app
+        ann.type("0 done\r")
+        await _until(lambda: a.state.n == 1)  # it answered: neither stopped nor killed by the keys
+        assert process_state(pid) not in ("T", "t", "")
+        os.kill(pid, signal.SIGSTOP)  # a hung app is ended and its seat freed
+        await ann.expect(r"this session was ended: its app was stopped", 20)
+        await _until(lambda: not host.children and a.slots[0].conn is None, 10)
+    finally:
+        ann.close()
+        await host.close()
+        await a.close()

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +27,11 @@ from test_net_ssh import ANSI, SSH_OPTS, Term, _until, _write_key
 from mqtui.engine.actions import to_text
 from mqtui.engine.state import STAGE_OVER
 from mqtui.net import lobbyproto as lp
+from mqtui.net import persist
 from mqtui.net.identity import SPECTATOR, Claim
-from mqtui.net.lobby import LobbyHost, seats_for
+from mqtui.net.limits import PLAYER, VISITOR, Limits, Ticket
+from mqtui.net.limits import SPECTATOR as WATCHING
+from mqtui.net.lobby import LobbyHost, Visit, seats_for
 from mqtui.net.table import TableConfig, safe_choice
 from mqtui.net.tables import Tables
 
@@ -47,13 +51,13 @@ class Lobby:
     def tables(self) -> Tables:
         return self.host.tables
 
-    def ssh(self, key: Path | None = None) -> Term:
+    def ssh(self, key: Path | None = None, user: str = "visitor") -> Term:
         argv = ["ssh", "-tt", "-p", str(self.host.port), *SSH_OPTS]
         if key is not None:
             argv += ["-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "PreferredAuthentications=publickey"]
         else:
             argv += ["-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=keyboard-interactive"]
-        term = Term([*argv, "visitor@127.0.0.1"], (100, 30), env=self.env)
+        term = Term([*argv, f"{user}@127.0.0.1"], (100, 30), env=self.env)
         self.terms.append(term)
         return term
 
@@ -201,8 +205,8 @@ async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to
     assert a.slots[1].kind != "human"
     dan.type("0 done\r")
     await _until(lambda: a.state.n >= 1)
-    n = a.state.n
     await _close_host(lobby.host)  # as Ctrl+C does: every table saved
+    n = a.state.n  # the computer may play on until its table closes
     await dan.wait()
 
     lobby.host = await _open_host(lobby.tmp)
@@ -210,6 +214,34 @@ async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to
     assert b.state.n == n and b.slots[0].owner.startswith("key:")
     again = lobby.ssh(key=key)  # the key owns seat 0 of that table: no lobby
     await again.expect(rf"seat 0 Dan - state {n} ", 30)
+
+
+@needs_ssh
+@pytest.mark.slow
+@pytest.mark.forks
+async def test_a_full_spectator_list_at_a_lobby_table_blocks_no_seat(lobby: Lobby) -> None:
+    lobby.host.limits.max_spectators = 1  # the host's gate reads these limits
+    a = await lobby.tables.create(seats_for(lp.Create(name="Ann", others=[lp.OPEN])), 5, [])
+    tid = a.game.game
+    cy = lobby.ssh(user=f"code-{a.codes_for('watch')[0]}")  # the table's watch code: its one spectator
+    await cy.expect(r"spectator - state 0 ", 30)
+    await _until(lambda: len(a.spectators) == 1)
+    ann = lobby.ssh(user=f"code-{a.codes_for('0')[0]}")  # a seat code still gets in
+    await ann.expect(r"seat 0 Ann - state 0 ", 30)
+
+    dee = lobby.ssh()
+    await dee.expect(r"Join code \(or Enter\)")
+    dee.type("\r")
+    await dee.expect(rf"{tid}.*Ann", 30)
+    await dee.expect(r"watching: 1")
+    dee.type("w")  # a second spectator: refused in words, and Dee stays in the lobby
+    await dee.expect(r"refused: this table already has 1 spectators", 15)
+    assert len(a.spectators) == 1
+    dee.type("\r")  # the table's open seat is still Dee's to take
+    await dee.expect(r"seat 1 \w+ - state 0 ", 30)
+    await _until(lambda: a.slots[1].conn is not None)
+    assert lobby.host.gate.kinds == Counter({PLAYER: 2, WATCHING: 1})
+    assert dict(lobby.host.gate.watching) == {tid: 1}
 
 
 # -- the tables' life, without SSH -------------------------------------------------------------------
@@ -326,6 +358,42 @@ async def test_the_lobby_answers_a_list_a_new_table_a_seat_and_a_typed_code(tmp_
         await tables.close()
 
 
+async def test_the_lobby_seats_and_lets_watch_only_within_the_hosts_limits(tmp_path: Path) -> None:
+    tables = Tables(tmp_path / "tables", _config())
+    await tables.load_all()
+    host = LobbyHost(None, tables=tables, limits=Limits(max_players=2, max_spectators=1, max_sessions=8))
+
+    def visitor(name: str) -> tuple[Claim, Visit]:
+        ticket = host.gate.admit(VISITOR)  # as a lobby session holds while its visitor looks around
+        assert isinstance(ticket, Ticket)
+        return Claim(None, f"visitor:{name}", "lobby"), Visit(ticket)
+
+    (ann, va), (bob, vb), (cy, vc), (dee, vd), (eve, ve) = map(visitor, ("ann", "bob", "cy", "dee", "eve"))
+    try:
+        made = await host.answer(lp.Create(name="Ann", others=[lp.OPEN, lp.OPEN]), ann, "10.0.0.1", va)
+        assert not isinstance(made, lp.Tables)
+        a = made[0]
+        tid = a.game.game
+        assert va.ticket is not None and va.ticket.kind == PLAYER
+        await host.answer(lp.Take(table=tid, seat=SPECTATOR), cy, visit=vc)
+        assert vc.ticket is not None and (vc.ticket.kind, vc.ticket.table) == (WATCHING, tid)
+        with pytest.raises(ValueError, match="this table already has 1 spectators"):
+            await host.answer(lp.Take(table=tid, seat=SPECTATOR), dee, visit=vd)
+        assert vd.ticket is not None and vd.ticket.kind == VISITOR  # still in the lobby
+        seated = await host.answer(lp.Take(table=tid, seat=2), bob, visit=vb)  # spectators take no seat
+        assert not isinstance(seated, lp.Tables) and seated[1].seat == 2
+        assert a.save_path is not None and persist.load(a.save_path)[0].seats[2].owner == "visitor:bob"
+        with pytest.raises(ValueError, match="already has 2 players"):
+            await host.answer(lp.Take(table=tid, seat=1), eve, visit=ve)
+        assert not a.slots[1].owner  # refused before the seat was Eve's
+        assert host.gate.kinds == Counter({PLAYER: 2, WATCHING: 1, VISITOR: 2})
+        va.release()  # Ann's session ended: her room is free
+        await host.answer(lp.Take(table=tid, seat=1), eve, visit=ve)
+        assert a.slots[1].owner == "visitor:eve" and host.gate.kinds[PLAYER] == 2
+    finally:
+        await tables.close()
+
+
 async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_path: Path) -> None:
     folder = tmp_path / "tables"
     tables = Tables(folder, _config())
@@ -355,7 +423,7 @@ async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_
 
 
 async def test_options_of_a_single_table_host_are_refused_in_lobby_mode(tmp_path: Path) -> None:
-    from mqtui.net.errors import ServeError
+    from mqtui.net.options import ServeError
     from mqtui.net.serve import ServeOptions, serve
 
     with pytest.raises(ServeError, match="--local-seat needs --new or --load"):

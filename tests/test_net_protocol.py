@@ -444,15 +444,16 @@ def test_snap_messages_decode_with_their_types(engine: Engine) -> None:
     assert isinstance(decode_client(encode(Ping(id=1))[4:]), Ping)
 
 
-async def test_an_address_that_keeps_failing_to_sign_in_is_blocked(table: Table) -> None:
-    from mqtui.net.sshserver import MAX_FAILURES, SSHHost
+def test_an_address_that_keeps_failing_to_sign_in_is_blocked() -> None:
+    from mqtui.net.limits import Gate, Limits
 
-    host = SSHHost(table.a)
-    for _ in range(MAX_FAILURES - 1):
-        host.failed("10.0.0.9")
-    assert not host.blocked("10.0.0.9")
-    host.failed("10.0.0.9")
-    assert host.blocked("10.0.0.9") and not host.blocked("10.0.0.8")
+    gate = Gate(Limits(max_failures=5))
+    for _ in range(4):
+        gate.failed("10.0.0.9")
+    assert not gate.blocked("10.0.0.9")
+    gate.failed("10.0.0.9")
+    assert gate.blocked("10.0.0.9") and not gate.blocked("10.0.0.8")
+    assert "wrong join codes" in gate.blocked_reason("10.0.0.9")
 
 
 def test_the_table_never_names_a_secret_card_it_plays_for_someone(engine: Engine) -> None:

@@ -76,6 +76,8 @@ class Term:
     def __init__(
         self, argv: list[str], size: tuple[int, int] = (150, 45), env: dict[str, str] | None = None
     ) -> None:
+        if env is None:  # the tests set their own TERM: they pass with TERM unset around them
+            env = dict(os.environ, TERM="xterm-256color")
         master, slave = pty.openpty()
         self._set_size(slave, *size)
         self.proc = subprocess.Popen(
@@ -414,24 +416,33 @@ async def test_the_full_app_runs_over_ssh_with_only_the_players_hand(server: Ser
     assert not leaked, leaked
 
 
+async def serve_process(
+    env: dict[str, str], *args: str, ssh: bool = True
+) -> tuple[asyncio.subprocess.Process, int, dict[str, str]]:
+    """``mqtui serve --port 0 ARGS`` in a process of its own, once its banner is out: (process, SSH port,
+    seat -> join code). With ``ssh=False`` it runs ``--no-ssh`` (give ``--socket``) and the port is 0."""
+    more = ["--port", "0"] if ssh else ["--no-ssh"]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "mqtui", "serve", *more, *args,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    text = ""
+    while "Ctrl+C" not in text:
+        line = await asyncio.wait_for(proc.stdout.readline(), 30)
+        assert line, text
+        text += line.decode()
+    port = re.search(r"SSH on 127.0.0.1:(\d+)", text)
+    codes = dict(re.findall(r"seat (\d) .*(?:code-|--code )(\w+)", text))
+    return proc, int(port.group(1)) if port else 0, codes
+
+
 async def test_the_serve_command_saves_on_a_signal_and_resumes_with_load(tmp_path: Path) -> None:
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), MQTUI_NET_APP="standin")
     save = tmp_path / "table.mqsave"
 
     async def serve(*args: str) -> tuple[asyncio.subprocess.Process, int, dict[str, str]]:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "mqtui", "serve", "--port", "0", *args,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-        )  # fmt: skip
-        assert proc.stdout is not None
-        text = ""
-        while "Ctrl+C" not in text:
-            line = await asyncio.wait_for(proc.stdout.readline(), 20)
-            assert line, text
-            text += line.decode()
-        port = int(re.search(r"SSH on 127.0.0.1:(\d+)", text).group(1))  # type: ignore[union-attr]
-        codes = dict(re.findall(r"seat (\d) .*code-(\w+)@", text))
-        return proc, port, codes
+        return await serve_process(env, *args)
 
     proc, port, codes = await serve("--new", "Ann,Bob", "--seed", "5", "--save", str(save))
     ann = ssh_term(port, f"code-{codes['0']}")

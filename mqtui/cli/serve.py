@@ -67,6 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-rate", type=float, default=20.0, help="messages a second one client may send (default 20)"
     )
+    add_limit_arguments(parser)
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
     parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
     parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")
@@ -86,10 +87,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"), help=argparse.SUPPRESS)
 
 
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The limits by kind of a public server (docs/ssh.md, 'Limits')."""
+    from mqtui.net.limits import Limits
+
+    d = Limits()
+    group = parser.add_argument_group("limits (each refusal tells the person why)")
+    for flag, kind, default, text in (
+        ("--max-players", int, d.max_players, "sessions at a seat, whole host"),
+        ("--max-spectators", int, d.max_spectators, "spectators per table"),
+        (
+            "--max-sessions",
+            int,
+            d.max_sessions,
+            "sessions of every kind; --max-players of them are kept for players",
+        ),
+        ("--max-unauthenticated", int, d.max_unauthenticated, "connections still signing in"),
+        ("--login-timeout", float, d.login_timeout, "seconds a connection has to sign in"),
+        (
+            "--max-failures",
+            int,
+            d.max_failures,
+            "wrong join codes from one address in 10 minutes before it is refused",
+        ),
+    ):
+        group.add_argument(
+            flag, type=kind, default=default, metavar="N", help=f"{text} (default {default:g})"
+        )
+
+
+def limits_from(args: argparse.Namespace) -> Any:
+    from mqtui.net.limits import Limits
+
+    return Limits(
+        max_players=args.max_players,
+        max_spectators=args.max_spectators,
+        max_sessions=args.max_sessions,
+        max_unauthenticated=args.max_unauthenticated,
+        login_timeout=args.login_timeout,
+        max_failures=args.max_failures,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from mqtui.net.errors import ServeError
+    from mqtui.net.options import ServeError
     from mqtui.net.serve import serve
 
     try:
@@ -127,4 +170,5 @@ def _options(args: argparse.Namespace) -> Any:
         idle=args.idle,
         max_tables=args.max_tables,
         fork=not args.no_fork,
+        limits=limits_from(args),
     )

@@ -32,6 +32,7 @@ from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
 from mqtui.net import persist
+from mqtui.net.durable import Durable
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable, claim_for_spec, new_code, normalise_code
 from mqtui.net.protocol import (
     ANY_SEAT,
@@ -114,6 +115,7 @@ class Authority:
         self.actions: list[Action] = game.actions
         self.save_path: Path | None = None
         self.saver: persist.Saver | None = None
+        self.durable: Durable | None = None  # tells when a state is on disk (write before you tell)
         self.config = config or TableConfig()
         self.keys = keys or KeyTable(None)
         self.slots = [Slot(s.name, s.colour, s.kind, s.owner) for s in game.seats]
@@ -457,6 +459,7 @@ class Authority:
             while True:
                 await conn.wake.wait()
                 conn.wake.clear()
+                await self._until_durable()
                 if conn.dirty and not self.closing:
                     conn.dirty = False
                     self._write(conn, self._snap(conn))
@@ -475,6 +478,12 @@ class Authority:
             if conn.closed:
                 with contextlib.suppress(Exception):
                     w.close()
+
+    async def _until_durable(self) -> None:
+        """Wait until the state about to be sent is on disk: a client never sees what a crash could undo."""
+        durable = self.durable
+        while durable is not None and durable.done < self.state.n <= durable.target:
+            await durable.wait(self.state.n)
 
     def _write(self, conn: Conn, frame: bytes) -> None:
         conn.writer.write(frame)
@@ -683,6 +692,7 @@ class Authority:
             self.saver.close()
         self.save_path = path
         self.saver = persist.Saver(path, self.engine.content)
+        self.durable = Durable(self.saver.flush)
 
     @property
     def saves(self) -> int:
@@ -694,6 +704,9 @@ class Authority:
                 self.saver.submit(self._snapshot_game())
             except OSError as exc:
                 self._say(f"saving failed: {exc}")
+                return
+            if self.durable is not None:
+                self.durable.submitted(self.state.n)
 
     def save_now(self) -> None:
         if self.saver is not None:

@@ -38,8 +38,12 @@ def take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def make_app(store: Any, choice: str = "auto") -> Any:
-    """The full app if it is there (and wanted), else the stand-in."""
+def make_app(store: Any, choice: str = "auto", remote: bool = False) -> Any:
+    """The full app if it is there (and wanted), else the stand-in; with ``remote``, game commands only."""
+    if remote:
+        from mqtui.net.remote import lock_down
+
+        return lock_down(make_app(store, choice))
     choice = os.environ.get("MQTUI_NET_APP", choice)
     if choice in ("auto", "mqapp"):
         try:
@@ -59,19 +63,32 @@ def make_app(store: Any, choice: str = "auto") -> Any:
     return StandInApp(store)
 
 
-async def run_app(store: Any, choice: str = "auto") -> int:
+async def run_app(store: Any, choice: str = "auto", remote: bool = False) -> int:
     """Run the app on this process's terminal until the player quits or the server goes away."""
-    app = make_app(store, choice)
+    app = make_app(store, choice, remote)
 
     async def watch() -> None:
         await store.closed.wait()
         app.exit(return_code=3, message=f"mqtui: {store.close_reason}")
 
-    watcher = asyncio.get_running_loop().create_task(watch())
+    async def heartbeat() -> None:
+        """A served session's app pings while its event loop runs: the server ends one that falls silent."""
+        from mqtui.net.sessionguard import HEARTBEAT
+
+        while not store.closed.is_set():
+            await asyncio.sleep(HEARTBEAT)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(store.ping(), HEARTBEAT * 2)
+
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(watch())]
+    if remote and callable(getattr(store, "ping", None)):
+        tasks.append(loop.create_task(heartbeat()))
     try:
         await app.run_async()
     finally:
-        watcher.cancel()
+        for task in tasks:
+            task.cancel()
     return 3 if store.closed.is_set() and store.close_reason != "closed" else 0
 
 
@@ -104,13 +121,14 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"mqtui: could not join the game: {exc}", flush=True)
         await asyncio.sleep(args.linger)
         return 2
-    return await play_to_end(store, args.app, args.linger)
+    return await play_to_end(store, args.app, args.linger, remote=args.fd is not None)
 
 
-async def play_to_end(store: Any, app: str, linger: float) -> int:
-    """Run the app until it ends; if the server ended it, leave the reason up for ``linger`` seconds."""
+async def play_to_end(store: Any, app: str, linger: float, remote: bool = False) -> int:
+    """Run the app until it ends; if the server ended it, leave the reason up for ``linger`` seconds.
+    ``remote``: a served session's app (game commands only, and a heartbeat; see :func:`run_app`)."""
     try:
-        code = await run_app(store, app)
+        code = await run_app(store, app, remote=remote)
     finally:
         reason = store.close_reason
         await store.close()
@@ -140,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fd is None and not args.socket:
         p.error("give --fd or --socket")
     if args.fd is not None:
+        from mqtui.net.remote import quiet_terminal
+
+        quiet_terminal()  # first: no byte typed while the app starts may stop or kill it
         take_terminal()  # started by the SSH server in a fresh pseudo-terminal
     return asyncio.run(_main(args))
 

@@ -52,6 +52,8 @@ def preload() -> None:
         "textual.drivers.linux_driver",
         "mqtui.net.client",
         "mqtui.net.lobbyclient",
+        "mqtui.net.remote",
+        "mqtui.net.sessionguard",
         "mqtui.net.netstore",
         "mqtui.ui.app",
         "mqtui.ui.screens.game",
@@ -141,6 +143,9 @@ def _child(
         import fcntl
         import termios
 
+        from mqtui.net.remote import quiet_terminal
+
+        quiet_terminal()  # before the pty is our terminal: no byte typed while the app starts is a signal
         with contextlib.suppress(OSError):
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
         os.environ.clear()

@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,7 +32,10 @@ import asyncssh
 from mqtui.engine.defs import COLOURS
 from mqtui.net import lobbyproto as lp
 from mqtui.net.authority import Authority
+from mqtui.net.durable import FLUSH_TIMEOUT
 from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.limits import PLAYER, VISITOR, Ticket
+from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
@@ -40,7 +44,7 @@ from mqtui.net.table import HUMAN, NAMES, TableConfig
 from mqtui.net.tables import Tables, visitor_identity
 
 if TYPE_CHECKING:
-    from mqtui.net.serve import ServeOptions
+    from mqtui.net.options import ServeOptions
 
 log = logging.getLogger("mqtui.net")
 
@@ -51,6 +55,20 @@ NAME_LIMIT = 16
 
 def lobby_claim(identity: str) -> Claim:
     return Claim(None, identity, LOBBY)
+
+
+@dataclass(eq=False)
+class Visit:
+    """One lobby app's session: the ticket it holds under the host's limits (a visitor's, then a player's
+    or a spectator's at the table it joined) and that table (whose authority hears its heartbeat)."""
+
+    ticket: Ticket | None
+    table: Authority | None = None
+
+    def release(self) -> None:
+        if self.ticket is not None:
+            self.ticket.release()
+            self.ticket = None
 
 
 @dataclass
@@ -115,8 +133,12 @@ class LobbyHost(SSHHost):
         self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, again: str, addr: str
     ) -> int:
         """One lobby app (and the game it leads to) in this session: its exit code."""
+        visit = Visit(self._admit(process, VISITOR))  # the lobby counts as a visitor under the limits
+        if visit.ticket is None:
+            return 1
         ours, theirs = socket.socketpair()
-        service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr))
+        heard = self._heard(ours, lambda: visit.table)  # the game's heartbeat, once seated at a table
+        service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr, visit))
         try:
             argv = [
                 sys.executable,
@@ -127,8 +149,9 @@ class LobbyHost(SSHHost):
                 "--app",
                 self.app,
             ]
-            return await self.run_child(process, argv, theirs, SPECTATOR)
+            return await self.run_child(process, argv, theirs, SPECTATOR, heard)
         finally:
+            visit.release()
             # the app has ended, so its socket has too: the service (or the game it became) ends on its own
             if not service.done():
                 await asyncio.wait({service}, timeout=3.0)
@@ -136,10 +159,13 @@ class LobbyHost(SSHHost):
                 service.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await service
+            visit.release()
 
     # -- the lobby service of one session ---------------------------------------------------------------
 
-    async def lobby_service(self, sock: socket.socket, claim: Claim, again: str, addr: str = "") -> None:
+    async def lobby_service(
+        self, sock: socket.socket, claim: Claim, again: str, addr: str = "", visit: Visit | None = None
+    ) -> None:
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
             while True:
@@ -148,7 +174,7 @@ class LobbyHost(SSHHost):
                     return
                 request = lp.decode_request(body)
                 try:
-                    seated = await self.answer(request, claim, addr)
+                    seated = await self.answer(request, claim, addr, visit)
                 except ValueError as exc:
                     writer.write(encode(lp.Error(reason=str(exc))))
                     await writer.drain()
@@ -158,6 +184,8 @@ class LobbyHost(SSHHost):
                     await writer.drain()
                     continue
                 a, bound, reply = seated
+                if visit is not None:
+                    visit.table = a
                 if reply.code:
                     reply.again = again.format(code=reply.code)
                 writer.write(encode(reply))
@@ -171,9 +199,10 @@ class LobbyHost(SSHHost):
                 writer.close()
 
     async def answer(
-        self, request: lp.LobbyRequest, claim: Claim, addr: str = ""
+        self, request: lp.LobbyRequest, claim: Claim, addr: str = "", visit: Visit | None = None
     ) -> lp.Tables | tuple[Authority, Claim, lp.Seated]:
-        """The reply to one lobby request; ValueError with the reason when it cannot be done."""
+        """The reply to one lobby request; ValueError with the reason when it cannot be done. With
+        ``visit``, a seat or a place to watch is given only under the host's limits (see :meth:`_trading`)."""
         t = self.tables
         if isinstance(request, lp.ListTables):
             return lp.Tables(
@@ -186,12 +215,14 @@ class LobbyHost(SSHHost):
         if isinstance(request, lp.Create):
             seats = seats_for(request)
             seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
-            a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
-            a, bound = t.take(a.game.game, 0, claim.identity, f"{claim.identity} (made the table)")
+            with self._trading(visit, PLAYER, ""):
+                a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
+                a, bound = t.take(a.game.game, 0, claim.identity, f"{claim.identity} (made the table)")
         elif isinstance(request, lp.Take):
-            a, bound = t.take(
-                request.table, request.seat, claim.identity, f"{claim.identity} (from the lobby)"
-            )
+            with self._trading(visit, WATCHING if request.seat == SPECTATOR else PLAYER, request.table):
+                a, bound = t.take(
+                    request.table, request.seat, claim.identity, f"{claim.identity} (from the lobby)"
+                )
         else:
             found = t.find_code(request.code)
             if found is None:
@@ -200,12 +231,15 @@ class LobbyHost(SSHHost):
             seat = a.resolve(code_claim)
             if isinstance(seat, str):
                 raise ValueError(seat)
-            a.reserve(seat, code_claim.identity)
+            with self._trading(visit, PLAYER if seat >= 0 else WATCHING, a.game.game):
+                a.reserve(seat, code_claim.identity)
             bound = Claim(seat, code_claim.identity, code_claim.label)
         seat = bound.seat if bound.seat is not None else SPECTATOR
         codes = a.codes_for(str(seat)) if seat >= 0 else []
         name = a.slots[seat].name if seat >= 0 else ""
         log.info("%s takes seat %s at table %s", claim.identity, seat, a.game.game)
+        if a.saver is not None:  # write before you tell: the table, its codes and the seat's owner
+            await asyncio.get_running_loop().run_in_executor(None, a.saver.flush, FLUSH_TIMEOUT)
         return (
             a,
             bound,
@@ -218,6 +252,30 @@ class LobbyHost(SSHHost):
                 code=codes[0] if codes and not claim.identity.startswith("key:") else "",
             ),
         )
+
+    @contextlib.contextmanager
+    def _trading(self, visit: Visit | None, kind: str, table: str) -> Iterator[None]:
+        """Trade the visitor's ticket for one of ``kind`` at ``table`` (the host's limits: seats, spectators
+        per table, sessions), or raise ValueError with the reason; traded back if the block fails."""
+        if visit is None:  # not a session (tests, tools): no limits
+            yield
+            return
+        visit.release()
+        ticket = self.gate.admit(kind, table)
+        if isinstance(ticket, str):
+            self._back_to_visitor(visit)
+            raise ValueError(ticket)
+        visit.ticket = ticket
+        try:
+            yield
+        except BaseException:
+            visit.release()
+            self._back_to_visitor(visit)
+            raise
+
+    def _back_to_visitor(self, visit: Visit) -> None:
+        ticket = self.gate.admit(VISITOR)  # room: the visitor's own ticket was given back just now
+        visit.ticket = ticket if isinstance(ticket, Ticket) else None
 
 
 def levels() -> tuple[str, ...]:
@@ -278,7 +336,7 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
 
 async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
     """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
-    from mqtui.net.errors import ServeError
+    from mqtui.net.options import ServeError
     from mqtui.paths import data_dir
 
     for flag, given in (
@@ -312,7 +370,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui")
+    host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui", limits=opts.limits)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

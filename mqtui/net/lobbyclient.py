@@ -16,6 +16,7 @@ from textual.app import App
 
 from mqtui.net import lobbyproto as lp
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
+from mqtui.net.remote import lock_down
 
 
 class LobbyApp(App[lp.Seated | None]):
@@ -38,7 +39,7 @@ async def _main(args: argparse.Namespace) -> int:
     sock = socket.socket(fileno=args.fd)
     reader, writer = await asyncio.open_connection(sock=sock)
     link = lp.LobbyLink(reader, writer)
-    seated = await LobbyApp(link).run_async()
+    seated = await lock_down(LobbyApp(link)).run_async()  # a served app: nothing of the host's
     if seated is None:
         writer.close()
         return 0
@@ -58,7 +59,7 @@ async def _main(args: argparse.Namespace) -> int:
         return 2
     if seated.again:
         await asyncio.sleep(args.linger)  # time to read the code
-    code = await play_to_end(store, args.app, args.linger)
+    code = await play_to_end(store, args.app, args.linger, remote=True)  # game commands, heartbeat
     if code == 0 or store.close_reason.startswith("this table has ended"):
         return BACK_TO_LOBBY  # they left the table, or it ended: back to the list of tables
     return code
@@ -66,12 +67,14 @@ async def _main(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from mqtui.net.client import take_terminal
+    from mqtui.net.remote import quiet_terminal
 
     p = argparse.ArgumentParser(prog="python -m mqtui.net.lobbyclient", description=__doc__)
     p.add_argument("--fd", type=int, required=True, help="a connected socket to the host's lobby")
     p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
     p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a message up")
     args = p.parse_args(argv)
+    quiet_terminal()  # first: no byte typed while the app starts may stop or kill it
     take_terminal()
     return asyncio.run(_main(args))
 

@@ -166,7 +166,16 @@ class Saver:
 
 def load(path: Path) -> tuple[ServedGame, saves.Header]:
     """Read a save (and its sidecar, if there is one). Raises SaveError. Content is checked later."""
-    data = saves.read(path)
+    game, header, _ = recover(path)
+    return game, header
+
+
+def recover(path: Path) -> tuple[ServedGame, saves.Header, str]:
+    """:func:`load`, falling back to the save's backups (``.1``, ``.2``) as ``mqtui load`` does; the
+    third value says which backup was used and why ("" if the save itself was read). The join codes
+    and seat owners come from the sidecar of ``path`` either way."""
+    data, used, why = saves.read_with_backups(path)
+    note = f"{path.name} could not be read ({why}); resumed from its backup {used.name}" if why else ""
     side = _read_sidecar(sidecar_path(path))
     owners = side.owners if side is not None and len(side.owners) == len(data.seats) else []
     seats = [
@@ -185,7 +194,18 @@ def load(path: Path) -> tuple[ServedGame, saves.Header]:
         codes=dict(side.codes) if side is not None else {},
         defs=data.defs,
     )
-    return game, data.header
+    return game, data.header, note
+
+
+def open_game(path: Path) -> tuple[ServedGame, Engine, str]:
+    """A served game to resume from ``path`` (or its backups, see :func:`recover`), checked against the
+    content it began with (the save carries it): the game, its engine and the note of :func:`recover`.
+    Raises SaveError (or the content's errors)."""
+    game, _, note = recover(path)
+    data = to_save_data(game)
+    engine = saves.engine_of(data)
+    saves.validate(data, engine)
+    return game, engine, note
 
 
 def to_save_data(g: ServedGame) -> saves.SaveData:

@@ -20,9 +20,12 @@ import signal
 import struct
 import sys
 import termios
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from mqtui.net.sessionguard import SessionGuard
 
 log = logging.getLogger("mqtui.net")
 
@@ -158,12 +161,26 @@ class RelayStats:
     resizes: int = 0
 
 
-async def relay(process: Any, child: Child, stats: RelayStats | None = None) -> int:
-    """Copy bytes both ways until the app exits or the SSH channel closes; the app's exit code."""
+async def relay(
+    process: Any,
+    child: Child,
+    stats: RelayStats | None = None,
+    guard: SessionGuard | None = None,
+    heard: Callable[[], float | None] | None = None,
+) -> int:
+    """Copy bytes both ways until the app exits or the SSH channel closes; the app's exit code.
+
+    The ``guard`` bounds the input, the window size and the time the app may hang (see
+    :mod:`mqtui.net.sessionguard`).
+    """
     import asyncssh
 
     stats = stats or RelayStats()
+    guard = guard or SessionGuard()
     master = child.master
+
+    def apply_size(cols: int, rows: int, pw: int, ph: int) -> None:
+        set_winsize(master, cols, rows, pw, ph)
 
     async def pty_to_ssh() -> None:
         while True:
@@ -188,25 +205,37 @@ async def relay(process: Any, child: Child, stats: RelayStats | None = None) -> 
                 data = await process.stdin.read(65536)
             except asyncssh.TerminalSizeChanged as exc:
                 stats.resizes += 1
-                with contextlib.suppress(OSError):
-                    set_winsize(master, exc.width, exc.height, exc.pixwidth, exc.pixheight)
+                guard.resize(apply_size, exc.width, exc.height, exc.pixwidth, exc.pixheight)
                 continue
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue
             if not data:
                 return  # the client closed its side
             stats.bytes_from_client += len(data)
-            await write_all(master, data)
+            data = guard.take(data)
+            if data:
+                guard.writing_since = time.monotonic()
+                await write_all(master, data)
+                guard.writing_since = None
 
     out_task = asyncio.ensure_future(pty_to_ssh())
     in_task = asyncio.ensure_future(ssh_to_pty())
     exit_task = asyncio.ensure_future(child.proc.wait())
+    watch_task = asyncio.ensure_future(guard.watch(child.pid, heard))
     try:
-        done, _ = await asyncio.wait({out_task, in_task, exit_task}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {out_task, in_task, exit_task, watch_task}, return_when=asyncio.FIRST_COMPLETED
+        )
         for task in done:
-            if task is not exit_task and task.exception() is not None:  # a closed channel, mostly
+            if task not in (exit_task, watch_task) and task.exception() is not None:  # a closed channel
                 log.debug("relay: %s", task.exception())
-        if in_task in done:
+        if watch_task in done:
+            why = watch_task.result()
+            log.info("ending a session: %s", why)
+            await stop(child, grace=0.5)
+            with contextlib.suppress(Exception):
+                process.stdout.write(f"\r\nmqtui: this session was ended: {why}.\r\n".encode())
+        elif in_task in done:
             await stop(child)  # the player left: end their app
         else:
             # the app is ending: let its last output (the goodbye) through
@@ -216,7 +245,8 @@ async def relay(process: Any, child: Child, stats: RelayStats | None = None) -> 
                 await asyncio.wait_for(asyncio.shield(exit_task), 3.0)
             await stop(child)
     finally:
-        for task in (out_task, in_task):
+        guard.close()
+        for task in (out_task, in_task, watch_task):
             task.cancel()
             task.add_done_callback(_quiet)
         if child.proc.returncode is None:  # cancelled (the server is stopping): do not leave it behind
@@ -228,7 +258,7 @@ async def relay(process: Any, child: Child, stats: RelayStats | None = None) -> 
     return code if code is not None and code >= 0 else 1
 
 
-def _quiet(task: asyncio.Future[None]) -> None:
+def _quiet(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()  # retrieved: a relay half that failed as the session ended is no news
 

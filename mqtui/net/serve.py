@@ -8,7 +8,6 @@ import logging
 import signal
 import socket
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -18,37 +17,12 @@ from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
-from mqtui.net.errors import ServeError
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
+from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
+from mqtui.net.options import ServeOptions as ServeOptions
 from mqtui.net.table import TableConfig, parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
-
-
-@dataclass
-class ServeOptions:
-    host: str = "127.0.0.1"
-    port: int = 2222
-    new: str | None = None
-    load: str | None = None
-    seed: int = 0
-    save: str | None = None
-    keys: str | None = None
-    packs: list[str] = field(default_factory=list)
-    timeout: float = 60.0
-    turn_timeout: float = 0.0
-    abandon: float = 300.0
-    bot_delay: float = 0.6
-    rate: float = 20.0
-    socket: str | None = None
-    ssh: bool = True
-    local_seat: int | None = None
-    app: str = "auto"
-    name: str = ""  # lobby mode: the host's name, shown to visitors
-    tables: str | None = None  # lobby mode: the tables folder (default DATA/tables)
-    idle: float = 3600.0  # lobby mode: a table without players this long is abandoned
-    max_tables: int = 20
-    fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -63,10 +37,9 @@ def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
     if opts.load:
         path = Path(opts.load)
         try:
-            game, _ = persist.load(path)
-            data = persist.to_save_data(game)
-            engine = saves.engine_of(data)  # the content the game began with (the save carries it)
-            saves.validate(data, engine)
+            game, engine, note = persist.open_game(path)
+            if note:
+                print(f"mqtui serve: {note}", flush=True)
         except saves.SaveError as exc:
             raise ServeError(f"{path}: {exc}") from None
         save_path = Path(opts.save) if opts.save else path
@@ -138,6 +111,8 @@ def banner(
 
 
 async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
+    if why := opts.limits.check():
+        raise ServeError(why)
     if opts.new is None and opts.load is None:
         from mqtui.net.lobby import serve_lobby
 
@@ -167,7 +142,10 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
 
     packs = authority.game.packs
     host = SSHHost(
-        authority, content_dirs=persist.client_content(authority.engine, packs, save_path), app=opts.app
+        authority,
+        content_dirs=persist.client_content(authority.engine, packs, save_path),
+        app=opts.app,
+        limits=opts.limits,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -199,6 +177,8 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
                 raise ServeError(f"cannot listen on {opts.socket}: {exc.strerror or exc}") from None
         await authority.start()
         started = True
+        if authority.durable is not None:  # the save is on disk before the banner hands out its codes
+            await authority.durable.wait(authority.state.n)
         text = banner(
             authority, save_path, opts.host if opts.ssh else None, port, opts.socket, host.fingerprint
         )

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import socket
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,13 +27,13 @@ from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import ForkServer, spawn_forked
 from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
+from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
+from mqtui.net.sessionguard import SessionGuard
 
 log = logging.getLogger("mqtui.net")
 
-MAX_SESSIONS = 16  # each runs an app process of ~40 MiB
-MAX_FAILURES = 20  # failed sign-ins from one address...
-FAILURE_WINDOW = 600.0  # ...within this many seconds block it until they age out
 NO_TERMINAL = (
     "mqtui needs a terminal: connect with plain 'ssh -p PORT NAME@HOST' (add -t if you gave a command).\r\n"
 )
@@ -59,7 +59,8 @@ class SSHHost:
     stats: list[RelayStats] = field(default_factory=list)
     server: asyncssh.SSHAcceptor | None = None
     children: dict[int, int] = field(default_factory=dict)  # pid -> seat
-    failures: dict[str, list[float]] = field(default_factory=dict)  # address -> failed sign-in times
+    limits: Limits = field(default_factory=Limits)
+    gate: Gate = field(init=False)
     fingerprint: str = ""  # of the host key, for players to check
     forks: ForkServer | None = None  # session apps forked from a pre-imported parent (start_forks)
 
@@ -87,19 +88,8 @@ class SSHHost:
         """The keyboard-interactive sign-in: (instructions, prompt)."""
         return "Type the join code the host gave you.", "Join code: "
 
-    def blocked(self, addr: str) -> bool:
-        """Too many failed sign-ins from this address lately (guessing join codes)."""
-        now = time.monotonic()
-        recent = [t for t in self.failures.get(addr, []) if now - t < FAILURE_WINDOW]
-        self.failures[addr] = recent
-        if not recent:
-            del self.failures[addr]
-        return len(recent) >= MAX_FAILURES
-
-    def failed(self, addr: str) -> None:
-        self.failures.setdefault(addr, []).append(time.monotonic())
-        if len(self.failures) > 10_000:  # never grows without bound
-            self.failures.clear()
+    def __post_init__(self) -> None:
+        self.gate = Gate(self.limits)
 
     async def listen(self, host: str, port: int, key_path: Path) -> asyncssh.SSHAcceptor:
         key = host_key(key_path)
@@ -117,7 +107,7 @@ class SSHHost:
             x11_forwarding=False,
             keepalive_interval=10,
             keepalive_count_max=3,
-            login_timeout=60,
+            login_timeout=self.limits.login_timeout + 5,  # a backstop: _Server says why first
         )
         return self.server
 
@@ -173,11 +163,8 @@ class SSHHost:
         if process.command or process.subsystem:
             process.stderr.write(b"mqtui: this server only runs the game; connect without a command.\r\n")
             return 1
-        if not process.get_terminal_type():
+        if process.get_terminal_type() is None:  # an empty TERM still asked for a terminal
             process.stderr.write(NO_TERMINAL.encode())
-            return 1
-        if len(self.sessions) > MAX_SESSIONS:
-            process.stderr.write(b"mqtui: the table is full of connections; try again later.\r\n")
             return 1
         return await self.play(process, claim)
 
@@ -187,9 +174,16 @@ class SSHHost:
         """Seat the claim at ``authority`` (the host's table by default) and run the app until it ends."""
         authority = authority or self.authority
         assert authority is not None
+        table = authority.game.game  # the limits per table count at this table, also on a lobby host
         seat: int | str
         if claim.seat is None:
-            picked = await self._pick_seat(process, claim, authority)
+            ticket = self._admit(process, VISITOR)
+            if ticket is None:
+                return 1
+            try:
+                picked = await self._pick_seat(process, claim, authority)
+            finally:
+                ticket.release()
             if picked is None:
                 return 1
             seat = picked
@@ -198,19 +192,45 @@ class SSHHost:
         if isinstance(seat, str):
             process.stdout.write(f"mqtui: {seat}\r\n".encode())
             return 1
-        bound = Claim(seat, claim.identity, claim.label)
-        ours, theirs = socket.socketpair()
-        authority.attach(ours, bound)
-        dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
-        return await self.run_child(process, client_argv(theirs.fileno(), dirs, self.app), theirs, seat)
+        ticket = self._admit(process, PLAYER if seat >= 0 else WATCHING, table)
+        if ticket is None:
+            return 1
+        try:
+            bound = Claim(seat, claim.identity, claim.label)
+            ours, theirs = socket.socketpair()
+            authority.attach(ours, bound)
+            dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
+            argv = client_argv(theirs.fileno(), dirs, self.app)
+            return await self.run_child(process, argv, theirs, seat, self._heard(ours, lambda: authority))
+        finally:
+            ticket.release()
+
+    def _admit(self, process: asyncssh.SSHServerProcess[bytes], kind: str, table: str = "") -> Ticket | None:
+        """A ticket for one session of this kind (at this table), or None: the person was told why."""
+        ticket = self.gate.admit(kind, table)
+        if isinstance(ticket, str):
+            log.info("refusing a %s session: %s", kind, ticket)
+            process.stdout.write(f"mqtui: {ticket}\r\n".encode())
+            return None
+        return ticket
 
     async def run_child(
-        self, process: asyncssh.SSHServerProcess[bytes], argv: list[str], theirs: socket.socket, seat: int
+        self,
+        process: asyncssh.SSHServerProcess[bytes],
+        argv: list[str],
+        theirs: socket.socket,
+        seat: int,
+        heard: Callable[[], float | None] | None = None,
     ) -> int:
-        """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``."""
+        """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``
+        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`)."""
         try:
             width, height, pw, ph = process.get_terminal_size()
-            env = child_env(process.get_terminal_type() or "", dict(process.env or {}))
+            if clamp_size(self.limits, width, height) != (width, height):
+                width, height = clamp_size(self.limits, width, height)
+                pw = ph = 0
+            term = process.get_terminal_type() or self.limits.default_term
+            env = child_env(term, dict(process.env or {}))
             size = (width, height, pw, ph)
             child = None
             if self.forks is not None and self.forks.alive:  # a fork of the pre-imported parent
@@ -226,9 +246,33 @@ class SSHHost:
         stats = RelayStats()
         self.stats.append(stats)
         try:
-            return await relay(process, child, stats)
+            return await relay(process, child, stats, SessionGuard(self.limits), heard)
         finally:
             self.children.pop(child.pid, None)
+
+    @staticmethod
+    def _heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
+        """When the game last heard from the app at the other end of ``sock``, at the table ``table()``
+        (None while the session has none: a lobby visitor): None until the app's first heartbeat (a busy
+        host may take a while to start an app). Once the game has dropped the connection (the app
+        stopped reading it, say), the last time stays: an app that does not end by itself then is ended
+        as silent."""
+        fd = sock.fileno()
+        seen: list[float] = []  # [first value, latest value]
+
+        def heard() -> float | None:
+            authority = table()
+            for conn in authority.conns if authority is not None else ():
+                info = conn.writer.get_extra_info("socket")
+                if info is not None and info.fileno() == fd and fd >= 0:
+                    last = conn.refilled  # updated by every message the authority reads from it
+                    seen[:] = [seen[0] if seen else last, last]
+                    break
+            if not seen or seen[1] == seen[0]:
+                return None
+            return seen[1]
+
+        return heard
 
     async def _pick_seat(
         self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, a: Authority
@@ -299,33 +343,76 @@ async def read_line(process: asyncssh.SSHServerProcess[bytes], prompt: str, limi
 
 
 class _Server(asyncssh.SSHServer):
-    """One SSH connection: authentication decides its claim."""
+    """One SSH connection: authentication decides its claim; the host's gate counts it until then."""
 
     def __init__(self, host: SSHHost) -> None:
         self.host = host
         self.claim: Claim | None = None
         self.failures = 0
         self.addr = ""
+        self.refused = ""  # why this connection is refused (told once ssh can show it: at sign-in)
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.addr = str(peer[0]) if peer else ""
+        gate = self.host.gate
+        refused = gate.opened(self, self.addr, self.refuse)
+        loop = asyncio.get_running_loop()
+        timeout = self.host.limits.login_timeout
+        if refused:
+            # ssh shows a disconnect reason only after the key exchange: say it when sign-in begins
+            self.refused = f"mqtui: {refused}"
+            self._timer = loop.call_later(min(timeout, 10.0), self.refuse, self.refused)
+            return
+        self._timer = loop.call_later(timeout, self.refuse, f"mqtui: no sign-in within {timeout:g} s")
+
+    def refuse(self, reason: str, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
+        """Close the connection with a reason in words (ssh prints it: 'Received disconnect ...')."""
+        log.info("refusing %s: %s", self.addr or "a connection", reason)
+        self._stop_timer()
+        self.host.gate.done(self)
+        with contextlib.suppress(Exception):
+            self.conn.disconnect(code, reason)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.claim is None and self.addr:
-            self.host.failed(self.addr)  # never signed in
+        self._stop_timer()
+        self.host.gate.done(self)  # a connection that never tried to sign in is no failure
+
+    def auth_completed(self) -> None:
+        self._stop_timer()
+        self.host.gate.done(self)
+
+    def _failed(self) -> None:
+        self.failures += 1
+        self.host.gate.failed(self.addr)
 
     def begin_auth(self, username: str) -> bool:
-        if self.host.blocked(self.addr):
-            log.info("refusing %s: too many failed sign-ins", self.addr)
-            self.conn.close()
+        gate = self.host.gate
+        if self.refused:
+            asyncio.get_running_loop().call_soon(
+                self.refuse, self.refused, asyncssh.DISC_TOO_MANY_CONNECTIONS
+            )
+            return True
+        gate.trying(self)
+        why = gate.blocked_reason(self.addr)
+        if why:
+            asyncio.get_running_loop().call_soon(
+                self.refuse, f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+            )
             return True
         if username.lower().startswith("code-"):
             claim = self.host.claim_for_code(username)
             if claim is not None:
                 self.claim = claim
                 return False  # the code is the credential
+            self._failed()  # a wrong code as the user name (the prompt follows)
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -334,7 +421,7 @@ class _Server(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         claim = self.host.claim_for_key(key)
         if claim is None:
-            return False
+            return False  # not a failure: ssh offers every key it has before it asks for a code
         self.claim = claim  # asyncssh checks the signature before authentication succeeds
         return True
 
@@ -354,6 +441,10 @@ class _Server(asyncssh.SSHServer):
             if claim is not None:
                 self.claim = claim
                 return True
-        self.failures += 1
+        self._failed()
+        why = self.host.gate.blocked_reason(self.addr)
+        if why:
+            self.refuse(f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return False
         await asyncio.sleep(min(2.0, 0.5 * self.failures))  # slow down guessing
         return False

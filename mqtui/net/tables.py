@@ -89,14 +89,13 @@ class Tables:
         problems: list[str] = []
         for path in sorted(self.folder.glob("*.mqsave")):
             try:
-                game, _ = persist.load(path)
-                data = persist.to_save_data(game)
-                engine = saves.engine_of(data)  # the content the game began with (the save carries it)
-                saves.validate(data, engine)
+                game, engine, note = persist.open_game(path)  # falls back to its backups, keeping codes
                 a = Authority(engine, game, path, self.config, self._keys(path))
             except (saves.SaveError, ValueError, ContentError) as exc:
                 problems.append(f"{path.name}: {exc}")
                 continue
+            if note:
+                log.warning("table %s: %s", a.game.game, note)
             await self._open(a)
         return problems
 

@@ -1,0 +1,42 @@
+"""What ``mqtui serve`` was asked to do (its options), and the error it reports in one line.
+
+Apart from :mod:`mqtui.net.serve` so that the lobby host (:mod:`mqtui.net.lobby`), which ``serve`` starts,
+needs nothing of ``serve`` itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mqtui.net.limits import Limits
+
+
+class ServeError(Exception):
+    """A problem with the options or the files: reported in one line."""
+
+
+@dataclass
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    new: str | None = None
+    load: str | None = None
+    seed: int = 0
+    save: str | None = None
+    keys: str | None = None
+    packs: list[str] = field(default_factory=list)
+    timeout: float = 60.0
+    turn_timeout: float = 0.0
+    abandon: float = 300.0
+    bot_delay: float = 0.6
+    rate: float = 20.0
+    socket: str | None = None
+    ssh: bool = True
+    local_seat: int | None = None
+    app: str = "auto"
+    name: str = ""  # lobby mode: the host's name, shown to visitors
+    tables: str | None = None  # lobby mode: the tables folder (default DATA/tables)
+    idle: float = 3600.0  # lobby mode: a table without players this long is abandoned
+    max_tables: int = 20
+    fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
+    limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
