@@ -23,12 +23,20 @@ async def test_whole_game_between_computer_players() -> None:
         while store.state.stage != "over" and time.monotonic() - start < TIME_CAP:
             await pilot.pause(0.05)
         assert store.state.stage == "over", f"no winner after {len(store.actions)} actions"
+        # the deciding fight stays on screen, with its dice, until a key is pressed
+        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        for _ in range(20):
+            await pilot.pause()
+            if game.snapshot is not None and game.snapshot.over:
+                break
+        assert app.screen is game and game.snapshot.view.combat is not None
+        assert game.snapshot.view.combat.boss and game.snapshot.view.combat.hero_die > 0
+        await pilot.press("enter")
         for _ in range(20):
             await pilot.pause()
             if isinstance(app.screen, GameOverScreen):
                 break
         assert isinstance(app.screen, GameOverScreen)
-        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         snap = game.snapshot
         assert snap.over and snap.view.winners
         winner = snap.view.heroes[snap.view.winners[0]].name
@@ -37,6 +45,9 @@ async def test_whole_game_between_computer_players() -> None:
         await pilot.press("t")  # back to the title screen; a finished game is not offered to continue
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
+        from mqtui.saves import slots
         from mqtui.ui.saving import latest_autosave
 
-        assert latest_autosave() is None
+        assert latest_autosave() is None  # nothing left to continue ...
+        kept = [g for g in slots.list_games() if g.finished]  # ... but the finished game is kept
+        assert len(kept) == 1 and kept[0].entry.header.summary.winners == [winner]

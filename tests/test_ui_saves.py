@@ -62,9 +62,9 @@ async def test_save_quit_and_continue() -> None:
         # and the named save is in the load dialog
         await pilot.press("l")
         assert isinstance(app.screen, LoadDialog)
-        names = [path.stem for path, _ in app.screen.saves]
+        names = [path.stem for path, *_ in app.screen.saves]
         assert "my game" in names
-        app.screen.dismiss(next(p for p, _ in app.screen.saves if p.stem == "my game"))
+        app.screen.dismiss(next(p for p, *_ in app.screen.saves if p.stem == "my game"))
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen) and app.game_store.state.n == n
 

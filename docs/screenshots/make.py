@@ -16,9 +16,13 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ["MQTUI_DATA"] = tempfile.mkdtemp(prefix="mqshots")
 
-from ui_helpers import add_monster, add_room, empty_hands, give, make_app, settle, store_for  # noqa: E402
+from endgame_helpers import game_until, replay_to_round_3  # noqa: E402
+from ui_helpers import add_monster, add_room, empty_hands, give, local_app, make_app, settle, store_for  # noqa: E402
 
 from mqtui.engine.actions import Action  # noqa: E402
+from mqtui.saves import slots  # noqa: E402
+
+slots.new_game_id = lambda now=None: "20261130-170000-shot"  # the same file name in every picture
 
 
 def save(app, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -81,6 +85,8 @@ async def shots() -> None:
             continue
         async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
+            await pilot.press("enter")  # the hand-off before the first turn of a hot-seat game
+            await settle(pilot, app)
             await pilot.press("shift+up")
             await settle(pilot, app)
             await app.screen.perform(Action(0, "use", potion, 0))
@@ -93,6 +99,26 @@ async def shots() -> None:
             await pilot.resize_terminal(70, 20)
             await pilot.pause(0.1)
             save(app, "too-small-70x20")
+
+    await end_of_a_game()
+
+
+async def end_of_a_game() -> None:
+    """A whole game (seed 7, Grizzlebeard beats the boss): the deciding fight, the results, the replay."""
+    app = local_app(game_until(-1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        save(app, "final-fight-80x24")
+        await pilot.press("enter")
+        for _ in range(10):
+            await pilot.pause()
+        save(app, "game-over-80x24")
+        await pilot.press("r")
+        await replay_to_round_3(pilot)
+        save(app, "replay-80x24")
+        await pilot.press("v")
+        await pilot.pause()
+        save(app, "replay-one-seat-80x24")
 
 
 if __name__ == "__main__":

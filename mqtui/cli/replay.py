@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="print no log, only the result")
     parser.add_argument(
+        "--view",
+        action="store_true",
+        help="open the replay view in the app: step through the game (a game in progress only through "
+        "one seat's eyes, --seat or the person deciding; a finished one with every hand open)",
+    )
+    parser.add_argument(
         "--content",
         nargs="+",
         metavar="DIR",
@@ -38,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
+    if args.view:
+        return _view(args)
     try:
         return _run(args)
     except BrokenPipeError:  # piped into head, less, ...: stop quietly
@@ -147,4 +155,38 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=1))
     else:
         print(f"{args.file}: {summary}")
+    return 0
+
+
+def _view(args: argparse.Namespace) -> int:
+    """``--view``: check that the file replays (in the terminal, one line if not), then open the app."""
+    import sys
+    from pathlib import Path
+
+    from mqtui.cli.play import make_app
+    from mqtui.timeline import Timeline, TimelineError
+
+    clash = [
+        opt
+        for opt, on in (
+            ("--content", args.content),
+            ("--json", args.json),
+            ("--verify", args.verify),
+            ("--quiet", args.quiet),
+        )
+        if on
+    ]
+    if clash:
+        print(f"mqtui replay: --view opens the app; it does not go with {', '.join(clash)}", file=sys.stderr)
+        return 2
+    try:
+        timeline = Timeline.from_file(args.file)
+    except TimelineError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return 2
+    if not -1 <= args.seat < len(timeline.seats):
+        print(f"mqtui replay: there is no seat {args.seat} (0 to {len(timeline.seats) - 1})", file=sys.stderr)
+        return 2
+    app = make_app(args, replay=Path(args.file), replay_seat=None if args.seat < 0 else args.seat)
+    app.run()
     return 0

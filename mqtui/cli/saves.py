@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "list the saved games (in the data folder's saves/, or --dir) with players, round and whose turn"
+HELP = (
+    "list the saved games (in the data folder's saves/, or --dir): games in progress, saved by name and "
+    "finished (saves/finished/), with players, round, whose turn and backups"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,9 +23,10 @@ def run(args: argparse.Namespace) -> int:
     import msgspec
 
     from mqtui import saves
+    from mqtui.saves import slots
 
     folder = Path(args.dir) if args.dir else saves.saves_dir()
-    entries = saves.list_saves(folder)
+    games = slots.list_games(folder)
     installed: dict[tuple[str, ...], str | None] = {}
 
     def content(e: saves.SaveEntry) -> str | None:
@@ -41,23 +45,34 @@ def run(args: argparse.Namespace) -> int:
             {
                 "name": e.name,
                 "path": str(e.path),
+                "state": g.state,
                 "modified": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(e.mtime)),
                 "size": e.size,
                 "format": e.format,
                 "header": msgspec.to_builtins(e.header) if e.header is not None else None,
                 "error": e.error or None,
+                "backups": [str(b) for b in g.backups],
                 "content": content(e),
             }
-            for e in entries
+            for g in games
+            for e in (g.entry,)
         ]
         print(json.dumps(out, indent=2))
         return 0
-    if not entries:
+    if not games:
         print(f"no saves in {folder}")
         return 0
     print(f"saves in {folder}:")
-    width = max(len(e.name) for e in entries)
-    for e in entries:
+    width = max(len(g.entry.name) for g in games)
+    heading = ""
+    for g in games:
+        e = g.entry
+        title = {slots.DONE: f"finished (in {slots.history_dir(folder)})"}.get(g.state, "")
+        if g.state in (slots.IN_PROGRESS, slots.NAMED):
+            title = "games in progress (Continue resumes the newest autosave)"
+        if title and title != heading:
+            heading = title
+            print(f" {title}:")
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.mtime))
         if e.error:
             what = f"unreadable: {e.error}"
@@ -69,5 +84,14 @@ def run(args: argparse.Namespace) -> int:
             note = content(e)
             if note:
                 what += f"; {note}"
-        print(f"  {e.name:<{width}}  {when}  {what}")
+        kind = (
+            "autosave" if g.state == slots.IN_PROGRESS else ("saved" if g.state == slots.NAMED else g.state)
+        )
+        print(f"  {e.name:<{width}}  {when}  {kind}: {what}")
+        for b in g.backups:
+            try:
+                stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(b.stat().st_mtime))
+            except OSError:
+                stamp = "?"
+            print(f"  {'':<{width}}  {stamp}  backup: {b.name}")
     return 0

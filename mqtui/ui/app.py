@@ -46,6 +46,8 @@ class MQApp(App[None]):
         seed: int | None = None,
         load: Path | None = None,
         bot_delay: float | None = None,
+        replay: Path | None = None,
+        replay_seat: int | None = None,
         packs: Sequence[str] = (),
     ) -> None:
         """
@@ -57,6 +59,7 @@ class MQApp(App[None]):
             seed: the seed for ``new_game``.
             load: open this saved game at once.
             bot_delay: seconds between computer moves (overrides the settings; 0 in tests).
+            replay: open this saved game in the replay view at once (``replay_seat``: whose eyes).
             packs: content packs (names) for ``new_game``.
         """
         self.settings = settings if settings is not None else load_settings()
@@ -68,6 +71,8 @@ class MQApp(App[None]):
         self._seed = seed
         self._packs = tuple(packs)
         self._load = load
+        self._replay = replay
+        self._replay_seat = replay_seat
         loaded = load_themes()
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
@@ -79,6 +84,9 @@ class MQApp(App[None]):
         self._mq_ready = False
         self._continuous = False
         self.game_store: GameStore | None = None
+        self.autosave_file: Path | None = None  # this game's own autosave (local games)
+        self.finished_file: Path | None = None  # where a game that ended here was kept
+        self._unfinished = False  # the game was not over when opened: keep it when it ends
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(GAME_VARIABLES)
@@ -102,6 +110,8 @@ class MQApp(App[None]):
             self.start_new_game(self._new_game, self._seed, self._packs)
         elif self._load is not None:
             self.open_file(self._load)
+        elif self._replay is not None:
+            self.open_replay(self._replay, seat=self._replay_seat)
         self._mq_ready = True
         self._check_size(self.size.width, self.size.height)
 
@@ -146,8 +156,10 @@ class MQApp(App[None]):
         store = new_store(specs, seed, bot_delay=self.bot_delay, packs=packs)
         self.open_game(cast("GameStore", store))  # LocalStore.cards is a property: see the report
 
-    def open_game(self, store: GameStore) -> None:
-        from mqtui.ui.saving import start_autosave
+    def open_game(self, store: GameStore, autosave_file: Path | None = None) -> None:
+        """Play ``store``; a local game in progress autosaves to ``autosave_file`` (default: a new file
+        of its own, so that no other game's autosave is ever replaced)."""
+        from mqtui.ui.saving import new_autosave_path, start_autosave
         from mqtui.ui.screens.game import GameScreen
         from mqtui.ui.screens.title import TitleScreen
 
@@ -155,34 +167,44 @@ class MQApp(App[None]):
             while len(self.screen_stack) > 1 and not isinstance(self.screen, TitleScreen):
                 self.pop_screen()
         self.game_store = store
-        self._continuous = self.local and not store.snapshot().over and start_autosave(store)
+        self._unfinished = self.local and not store.snapshot().over
+        self.finished_file = None
+        self.autosave_file = (autosave_file or new_autosave_path()) if self._unfinished else None
+        self._continuous = self.autosave_file is not None and start_autosave(store, self.autosave_file)
         settings = self.settings
         self.push_screen(GameScreen(store, handoff=settings.handoff, countdown=settings.pass_countdown))
 
     def open_file(self, path: Path) -> bool:
-        from mqtui.ui.saving import SaveFailed, load_game
+        from mqtui.ui.saving import SaveFailed, autosave_path_for, load_game
 
         try:
             store = load_game(path, bot_delay=self.bot_delay)
         except SaveFailed as exc:
             self.notify(str(exc), title="Cannot load", severity="error")
             return False
-        self.open_game(cast("GameStore", store))
+        self.open_game(cast("GameStore", store), autosave_path_for(path))
+        if store.snapshot().over:  # a finished game: it is kept where it was loaded from
+            self.finished_file = Path(path)
         return True
 
     def autosave(self, store: GameStore | None = None) -> Path | None:
-        """Save the game where Continue finds it (local games only); a finished game is forgotten."""
-        from mqtui.ui.saving import autosave, autosave_path, stop_autosave
+        """Save the game to its own autosave, where Continue finds it (local games only). A game that
+        ends here is kept in the history of finished games (``saves/finished/``), never deleted."""
+        from mqtui.ui.saving import autosave, keep_finished, stop_autosave
 
         store = store if store is not None else self.game_store
         if not self.local or store is None:
             return None
         if store.snapshot().over:
-            stop_autosave(store)
-            with contextlib.suppress(OSError):
-                autosave_path().unlink(missing_ok=True)
+            if self._unfinished:
+                self._unfinished = False
+                stop_autosave(store)
+                self.finished_file = keep_finished(store, self.autosave_file)
+                self.autosave_file = None
             return None
-        return autosave(store)
+        if self.autosave_file is None:
+            return None
+        return autosave(store, self.autosave_file)
 
     def autosave_each_turn(self, store: GameStore) -> None:
         """Called by the game screen at each new turn: saves unless the store saves after every change."""
@@ -213,7 +235,7 @@ class MQApp(App[None]):
         store = self.game_store
         if store is None:
             return
-        self.autosave(store)
+        self.autosave(store)  # a game that ended here goes to the history of finished games
 
         def done(what: str | None) -> None:
             if what == "quit":
@@ -228,8 +250,45 @@ class MQApp(App[None]):
 
         from mqtui.ui.advisor import tally_for
 
-        advice = tally_for(store).line()
-        self.push_screen(GameOverScreen(store.cards, store.seats, snap, advice=advice), done)
+        over = GameOverScreen(
+            store.cards,
+            store.seats,
+            snap,
+            fight=getattr(screen, "final_fight", None),
+            kept=self.finished_file,
+            packs=tuple(getattr(store, "packs", ())),
+            can_replay=self.local,
+            advice=tally_for(store).line(),
+        )
+        self.push_screen(over, done)
+
+    def replay_finished_game(self) -> None:
+        """The replay of the game just finished, every hand open (from the game-over screen)."""
+        from mqtui.timeline import Timeline, TimelineError
+        from mqtui.ui.screens.replay import ReplayScreen
+
+        try:
+            timeline = Timeline.from_store(self.game_store)
+        except TimelineError as exc:
+            self.notify(str(exc), title="No replay", severity="error")
+            return
+        self.push_screen(ReplayScreen(timeline, seat=-1))
+
+    def open_replay(self, path: Path, seat: int | None = None) -> bool:
+        """The replay of a save file: a finished game with every hand open, a game in progress through
+        the eyes of one seat only (``seat``, default: the person whose decision it is)."""
+        from mqtui import saves
+        from mqtui.timeline import Timeline, TimelineError
+        from mqtui.ui.saving import engine_for_save
+        from mqtui.ui.screens.replay import ReplayScreen
+
+        try:
+            timeline = Timeline.from_file(path, engine_for_save(path))
+        except (TimelineError, saves.SaveError) as exc:
+            self.notify(str(exc), title="Cannot replay", severity="error")
+            return False
+        self.push_screen(ReplayScreen(timeline, seat=seat))
+        return True
 
     def save_dialog(self, store: GameStore) -> None:
         from mqtui.ui.saving import SaveFailed, save_game
@@ -267,9 +326,9 @@ class MQApp(App[None]):
         self.push_screen(NewGameScreen())
 
     def title_continue(self) -> None:
-        from mqtui.ui.saving import latest_autosave
+        from mqtui.ui.saving import latest_unfinished
 
-        path = latest_autosave()
+        path = latest_unfinished()
         if path is None:
             self.notify("There is no saved game to continue.", severity="warning")
             return

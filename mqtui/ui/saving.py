@@ -30,10 +30,43 @@ class SaveFailed(Exception):
     """The game could not be saved or loaded; the message says why (one line)."""
 
 
-def autosave_path() -> Path:
-    from mqtui import saves
+def new_autosave_path() -> Path:
+    """A fresh autosave file, this game's own (never another game's)."""
+    from mqtui.saves import slots
 
-    return saves.autosave_path()
+    return slots.new_autosave_path()
+
+
+def autosave_path_for(loaded: Path) -> Path:
+    """Where a game loaded from ``loaded`` autosaves: the same file if it is an autosave slot (Continue
+    goes on where it was), else a fresh one (a named save is never written over, nor is the autosave
+    of another game)."""
+    from mqtui.saves import slots
+
+    return Path(loaded) if slots.is_autosave(loaded) else slots.new_autosave_path()
+
+
+def latest_unfinished() -> Path | None:
+    """The most recent game in progress, for Continue (finished games are skipped)."""
+    from mqtui.saves import slots
+
+    return slots.latest_unfinished()
+
+
+def keep_finished(store: GameStore, autosave_file: Path | None) -> Path | None:
+    """A finished game goes to the history (``saves/finished/``): its autosave file is moved there, or,
+    without one, the game is saved there. Returns the file in the history (None if it cannot be)."""
+    from mqtui.saves import slots
+
+    if autosave_file is not None and Path(autosave_file).exists():
+        try:
+            return slots.archive(autosave_file)
+        except OSError:
+            return None
+    try:
+        return save_game(store, slots.finished_path_for())
+    except SaveFailed:
+        return None
 
 
 def can_save(store: GameStore) -> bool:
@@ -88,34 +121,26 @@ def engine_for_save(path: Path) -> Any:
         raise saves.SaveError(str(exc)) from None
 
 
-def start_autosave(store: GameStore, path: Path | None = None) -> bool:
-    """Save after every change (on the store's background writer); False if the store cannot."""
+def start_autosave(store: GameStore, path: Path) -> bool:
+    """Save to ``path`` after every change (on the store's background writer); False if it cannot."""
     from mqtui import saves
 
     hook: Any = getattr(store, "autosave_to", None)
     if not callable(hook):
         return False
     try:
-        hook(path or autosave_path())
+        hook(path)
     except (saves.SaveError, OSError):
         return False
     return True
 
 
-def autosave(store: GameStore) -> Path | None:
-    """Save now where "Continue" finds it; None if it cannot be saved."""
-    from mqtui import saves
-
-    hook: Any = getattr(store, "autosave", None)
-    if callable(hook):
-        with contextlib.suppress(saves.SaveError, OSError):
-            result = hook()
-            return Path(result) if isinstance(result, str | Path) else autosave_path()
-        return None
+def autosave(store: GameStore, path: Path) -> Path | None:
+    """Save now to the game's autosave file ``path``; None if it cannot be saved."""
     if not can_save(store):
         return None
     try:
-        return save_game(store, autosave_path())
+        return save_game(store, path)
     except SaveFailed:
         return None
 
@@ -128,21 +153,34 @@ def stop_autosave(store: GameStore) -> None:
             close()
 
 
-def list_saves() -> list[tuple[Path, str]]:
-    """Saved games, newest first, with one line each for the load dialog."""
-    from mqtui import saves
+def list_saves() -> list[tuple[Path, str, bool]]:
+    """Saved games for the load dialog: games in progress, saved by name, then finished ones, newest
+    first in each; one line each, and whether the game is finished."""
+    from mqtui.saves import slots
 
     out = []
-    for entry in saves.list_saves():
+    for game in slots.list_games():
+        entry = game.entry
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.mtime))
         if entry.error:
             what = f"unreadable: {entry.error}"
         elif entry.header is not None:
-            what = saves.describe(entry.header.summary)
+            what = _short(entry.header.summary)
         else:
             what = ""
-        out.append((entry.path, f"{when} · {what}"))
+        out.append((entry.path, f"{game.state} · {when} · {what}", game.finished))
     return out
+
+
+def _short(summary: Any) -> str:
+    """Where a game stands and the heroes' levels, in one short line for the load dialog."""
+    if summary.stage == "over":
+        where = f"won by {' and '.join(summary.winners) or 'nobody'} in round {summary.round}"
+    elif summary.turn:
+        where = f"round {summary.round}, {summary.turn}'s turn"
+    else:
+        where = "setting up"
+    return f"{where} · " + ", ".join(f"{p.name} L{p.level}" for p in summary.players)
 
 
 def slot_for(name: str) -> Path:

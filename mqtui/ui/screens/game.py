@@ -27,6 +27,7 @@ from mqtui.engine.state import ACT, INVITE, WINDOW
 from mqtui.store import HUMAN, GameStore, Snapshot
 from mqtui.ui.advisor import advice_for, tally_for
 from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
+from mqtui.ui.ending import deciding_fight, timeline_of, with_final_fight
 from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
 from mqtui.ui.messages import (
     ActionChosen,
@@ -75,6 +76,7 @@ class GameScreen(Screen[None]):
 
     # In the footer's order: what a newcomer needs first (an 80-column footer cannot show them all).
     BINDINGS = [
+        Binding("enter", "results", "Results", id="game.results", priority=True),
         Binding("space", "step('done')", "Ready", id="game.done"),
         Binding("space", "step('end')", "End phase", id="game.end"),
         Binding("space", "step('pass')", "Pass", id="game.pass"),
@@ -133,6 +135,7 @@ class GameScreen(Screen[None]):
         self._over_shown = False
         self._turn_key: tuple[int, int] | None = None
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
+        self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
 
     # -- layout ---------------------------------------------------------------------------------------
@@ -287,6 +290,10 @@ class GameScreen(Screen[None]):
             await self.perform(next(a for a in current.legal if a.kind == "pass"))
 
     def _show(self, snap: Snapshot) -> None:
+        if snap.over:  # the deciding fight stays on screen, its cards and dice, until Enter
+            if self._final is None:
+                self._final = (deciding_fight(timeline_of(self.store)),)
+            snap = with_final_fight(snap, self._final[0])
         if snap.legal and not self._plays(snap.seat):
             snap = dataclasses.replace(snap, legal=())  # watching a computer player: nothing to press
         if snap.seat != self._shown_seat:
@@ -318,13 +325,24 @@ class GameScreen(Screen[None]):
             self.query_one(HeroSheet).shown = -1  # a new turn: back to your own hero
         if snap.over and not self._over_shown:
             self._over_shown = True
-            self.call_later(self._game_over, snap)
+            won = " and ".join(view.heroes[w].name for w in view.winners) or "Nobody"
+            self.notify(f"{won} won the game! Enter: the results.", title="Game over", timeout=10)
         elif nothing_to_play(snap) and self._plays(snap.seat):
             self.call_later(self._auto_pass, snap)
         elif self.countdown > 0 and counts_down(snap) and self._plays(snap.seat):
             self._clock.start(self.countdown, snap.n)
         if self._clock.running and self._clock.n != snap.n:
             self._clock.stop()
+
+    @property
+    def final_fight(self) -> Any:
+        """A finished game: the whole state just before its deciding fight was decided (or None)."""
+        return self._final[0] if self._final else None
+
+    def action_results(self) -> None:
+        if self.snapshot is not None and self.snapshot.over:
+            self.app.clear_notifications()
+            self._game_over(self.snapshot)
 
     def _back_to_map(self) -> None:
         if not self._fighting:
@@ -420,6 +438,8 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         legal = self._legal()
+        if action == "results":
+            return self.snapshot is not None and self.snapshot.over
         if action == "step":
             return any(a.kind == parameters[0] for a in legal)
         if action == "go":

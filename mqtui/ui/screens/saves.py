@@ -58,14 +58,18 @@ class SaveDialog(ModalScreen[Path | None]):
 
 
 class LoadDialog(ModalScreen[Path | None]):
-    """Lists the saved games (newest first); a path can be typed too."""
+    """Lists the saved games (in progress, saved by name, finished; newest first); a path can be typed
+    too. Enter loads a game in progress (a finished one opens in the replay view); ``r`` replays."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="load.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="load.cancel"),
+        Binding("r", "replay", "Replay", id="load.replay"),
+    ]
     DEFAULT_CSS = """
     LoadDialog { align: center middle; }
     LoadDialog > Vertical { width: 96; max-width: 95%; height: auto; max-height: 90%;
         border: thick $accent; background: $panel; padding: 0 1; }
-    LoadDialog OptionList { height: auto; max-height: 14; }
+    LoadDialog OptionList { height: auto; max-height: 10; }
     LoadDialog Label { width: 1fr; margin-top: 1; }
     """
 
@@ -76,8 +80,17 @@ class LoadDialog(ModalScreen[Path | None]):
             if self.saves:
                 yield OptionList(
                     *[
-                        Option(Text.assemble((path.stem, "bold"), "\n", (f"  {when}", "dim")), id=str(i))
-                        for i, (path, when) in enumerate(self.saves)
+                        Option(
+                            Text.assemble(
+                                (path.stem, "bold"),
+                                "\n",
+                                (f"  {when}", "dim"),
+                                no_wrap=True,
+                                overflow="ellipsis",
+                            ),
+                            id=str(i),
+                        )
+                        for i, (path, when, _over) in enumerate(self.saves)
                     ],
                     id="saves",
                 )
@@ -85,10 +98,32 @@ class LoadDialog(ModalScreen[Path | None]):
                 yield Label("No saved games yet.")
             yield Label("Or type a file path:")
             yield Input(placeholder="path/to/game.mqsave", id="path")
-            yield Label("Enter: load · Esc: cancel", classes="hint")
+            yield Label("Enter: load (a finished game: replay) · r: replay · Esc: cancel", classes="hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.saves[event.option_index][0])
+        path, _, over = self.saves[event.option_index]
+        if over:
+            self._replay(path)
+        else:
+            self.dismiss(path)
+
+    def action_replay(self) -> None:
+        if not self.saves:
+            return
+        index = self.query_one("#saves", OptionList).highlighted
+        if index is not None:
+            self._replay(self.saves[index][0])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replay":
+            return bool(self.saves) and not self.query_one("#path", Input).has_focus
+        return True
+
+    def _replay(self, path: Path) -> None:
+        self.dismiss(None)
+        opener = getattr(self.app, "open_replay", None)
+        if callable(opener):
+            self.app.call_later(opener, path)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():

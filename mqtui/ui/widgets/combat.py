@@ -154,6 +154,9 @@ class CombatPane(Static):
         boss = " — BOSS FIGHT" if c.boss else ""
         self.border_title = f"Combat in {room_name(self.cards, view, c.x, c.y)}{boss}"
         h, m = strengths(self.cards, view, c)
+        when = "before dice"
+        if c.hero_die > 0:  # rolled: the sums with the dice (the fight's result, when it is decided)
+            h, m, when = h + die_total(c, 0), m + die_total(c, 1), "with the dice"
         lead = "heroes lead" if h > m else "monsters lead (ties go to the monsters)"
         names = [f"{self.cards.monster[c.boss_card].name} (the boss)"] if c.boss else []
         names += [self.cards.monster[mon.card].name for mon in fight_monsters(view, c)]
@@ -163,7 +166,7 @@ class CombatPane(Static):
             " vs ",
             (foes, "bold"),
             "\n",
-            (f"{h} vs {m} before dice, {lead}", "italic"),
+            (f"{h} vs {m} {when}, {lead}", "italic"),
         )
         good, bad = theme_style(self.app, "good"), theme_style(self.app, "bad")
         table = combat_table(self.cards, view, self.seats, c, good, bad)

@@ -1,0 +1,61 @@
+"""Helpers for the end-of-game, replay and save-slot tests: whole games played by computer players
+(seat 0, a person, plays with the normal bot's choices), fixed seeds, so every run is the same game."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ui_helpers import store_for
+
+from mqtui.bots import make_bot
+from mqtui.engine.actions import Action
+from mqtui.engine.view import view_for
+from mqtui.store import LocalStore
+
+PLAYERS = (
+    ("Ann", "human"),
+    ("Grizzlebeard", "normal"),
+    ("Dame Pointy", "normal"),
+    ("Snaggletooth", "normal"),
+)
+SEED = 7  # Grizzlebeard beats the boss in round 8, after 706 actions
+
+
+@lru_cache(maxsize=4)
+def game_actions(seed: int = SEED) -> tuple[Action, ...]:
+    """Every action of a whole game at this seed, to the win."""
+    store = store_for(PLAYERS, seed=seed, setup_done=False)
+    ann = make_bot("normal", seed=1)
+    while store.state.stage != "over":
+        if not store.step_bot():
+            legal = store.engine.legal(store.state, 0)
+            store.apply(ann.choose(store.engine, view_for(store.state, 0), 0, list(legal)).action)
+    return tuple(store.actions)
+
+
+def game_until(n: int, seed: int = SEED) -> LocalStore:
+    """The game after its first ``n`` actions (negative: all but the last ``-n``)."""
+    actions = game_actions(seed)
+    store = store_for(PLAYERS, seed=seed, setup_done=False)
+    for action in actions[: n if n >= 0 else len(actions) + n]:
+        store.apply(action)
+    return store
+
+
+def finished_game(seed: int = SEED) -> LocalStore:
+    return game_until(len(game_actions(seed)), seed)
+
+
+def last_action(seed: int = SEED) -> Action:
+    return game_actions(seed)[-1]
+
+
+async def replay_to_round_3(pilot) -> None:  # type: ignore[no-untyped-def]
+    """In the replay view: go to round 3 (``g``) and three actions on (for pictures of it)."""
+    await pilot.pause()
+    await pilot.press("g")
+    await pilot.pause()
+    await pilot.press("3", "enter")
+    await pilot.pause()
+    await pilot.press("right", "right", "right")
+    await pilot.pause()

@@ -1,0 +1,222 @@
+"""The end of a game and the replay view, through the app at 80×24."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from endgame_helpers import PLAYERS, game_until
+from rich.console import Console
+from ui_helpers import local_app, settle, store_for
+
+from mqtui.cli import main
+from mqtui.engine.state import HIDDEN
+from mqtui.saves import slots
+from mqtui.timeline import Timeline
+from mqtui.ui.app import MQApp
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.game_over import GameOverScreen
+from mqtui.ui.screens.handoff import HandoffScreen
+from mqtui.ui.screens.replay import OPEN, ReplayScreen
+from mqtui.ui.screens.saves import LoadDialog
+from mqtui.ui.screens.title import TitleScreen
+from mqtui.ui.settings import Settings
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    monkeypatch.setenv("TERM", "xterm-256color")
+    return tmp_path
+
+
+def plain(renderable: object, width: int) -> list[str]:
+    out = io.StringIO()
+    Console(width=width, file=out, no_color=True, legacy_windows=False).print(renderable)
+    return out.getvalue().rstrip("\n").splitlines()
+
+
+async def wait_for(pilot, test, rounds: int = 50) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(rounds):
+        if test():
+            return
+        await pilot.pause()
+    assert test()
+
+
+async def open_replay(pilot, app: MQApp, first: str, then: type) -> ReplayScreen:  # type: ignore[no-untyped-def]
+    """Press ``first`` (which opens a ``then`` screen), then ``r``: the replay view."""
+    await pilot.press(first)
+    await wait_for(pilot, lambda: isinstance(app.screen, then))
+    await pilot.press("r")
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+    assert isinstance(app.screen, ReplayScreen)
+    return app.screen
+
+
+async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24() -> None:
+    store = game_until(-1)
+    app = local_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        game = app.screen
+        assert isinstance(game, GameScreen) and store.state.stage == "over"
+        for _ in range(5):  # it waits for the player, however long
+            await pilot.pause()
+        assert app.screen is game
+        c = game.snapshot.view.combat
+        assert c is not None and c.boss and c.hero_die > 0  # the fight with its dice, still on screen
+        assert game.query_one("#main").current == "combat-main"
+        assert "24 vs 22 with the dice, heroes lead" in game.query_one("#combat-main").plain_text()
+        assert any("wins the game" in line for line in game.snapshot.log)
+        await pilot.press("space")  # not the key that moves on (it passes in fights)
+        await pilot.pause()
+        assert app.screen is game
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        over = app.screen
+        banner = str(over.query_one("#banner").render())
+        assert "Grizzlebeard wins after 8 rounds" in banner
+        width = over.query_one("#table").content_size.width
+        rows = plain(over.query_one("#table").content, width)  # type: ignore[attr-defined]
+        assert len(rows) == 1 + len(PLAYERS)  # a heading and one line per hero
+        assert rows[1].startswith("★ Grizzlebeard") and "…" not in "".join(rows)
+        for name, _ in PLAYERS:
+            assert sum(name in row for row in rows) == 1
+        fight = "\n".join(plain(over.query_one("#fight").content, width))  # type: ignore[attr-defined]
+        assert "The deciding fight (round 8, The Entrance)" in fight and "die" in fight
+        assert "Cards played:" in fight and "Kept as finished-" in fight
+        assert over.query_one("Vertical").region.height <= 24
+
+
+async def test_replay_from_the_game_over_screen_steps_through_the_game() -> None:
+    store = game_until(-1)
+    app = local_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        replay = await open_replay(pilot, app, "enter", GameOverScreen)
+        t = replay.timeline
+        assert replay.at == t.last and replay.eyes == OPEN  # a finished game: every hand open
+        assert replay.snapshot.view.heroes[1].hand == t.state(t.last).heroes[1].hand
+        await pilot.press("left", "left")
+        assert replay.at == t.last - 2 and replay.snapshot.n == t.state(t.last - 2).n
+        await pilot.press("home")
+        assert replay.at == 0
+        await pilot.press("right_square_bracket")
+        assert replay.at == t.turn_starts()[0]
+        await pilot.press("right_square_bracket")
+        assert replay.at == t.turn_starts()[1]
+        await pilot.press("left_square_bracket")
+        assert replay.at == t.turn_starts()[0]
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("4", "enter")
+        await pilot.pause()
+        assert replay.at == t.round_start(4) and replay.snapshot.view.round == 4
+        assert "Round 4" in str(replay.query_one("#status").render())
+        await pilot.press("f")  # the deciding fight, on screen with its dice
+        assert replay.at == t.deciding_fight()
+        assert replay.query_one("#main").current == "combat"
+        await pilot.press("v")  # through Ann's eyes only
+        assert replay.eyes == 0 and set(replay.snapshot.view.heroes[1].hand) == {HIDDEN}
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+
+
+async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_dialog() -> None:
+    store = game_until(300)
+    path = slots.new_autosave_path()
+    store.save(path)
+    saved = path.read_bytes()
+    app = MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        replay = await open_replay(pilot, app, "l", LoadDialog)
+        assert replay.eyes == 0 and replay.at == 300
+        for at in (300, 150, 20):
+            replay._go(at)
+            await pilot.pause()
+            view = replay.snapshot.view
+            assert all(set(h.hand) <= {HIDDEN} for h in view.heroes[1:])
+            assert not any("sees:" in line for line in replay.snapshot.log)
+        # another seat's card actions are named by their kind only on the "where" line
+        t = replay.timeline
+        theirs = [
+            i
+            for i in range(1, 301)
+            if t.action(i).seat != 0 and t.action(i).kind in ("equip", "give", "belt")
+        ]
+        assert theirs
+        for i in theirs[:5]:
+            replay._go(i)
+            await pilot.pause()
+            name = t.engine.cards.names[t.action(i).a]
+            where = str(replay.query_one("#where").render())
+            assert name not in where and f": {t.action(i).kind}" in where
+        await pilot.press("v")  # no other eyes for a game that is still going on
+        assert replay.eyes == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+    assert path.read_bytes() == saved  # looking at a game changes nothing
+
+
+async def test_a_hot_seat_game_in_progress_asks_for_the_keyboard_before_its_replay(tmp_path: Path) -> None:
+    store = store_for((("Ann", "human"), ("Bob", "human")), seed=3)
+    while store.engine.deciding(store.state) == 0:  # Ann ends her turn: Bob decides next
+        store.apply(store.engine.legal(store.state, 0)[0])
+    path = tmp_path / f"hot seat{slots.SUFFIX}"
+    store.save(path)
+    app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.open_replay(path)
+        await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        assert "Bob" in str(app.screen.query_one("#who").render())
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert app.screen.eyes == 1  # type: ignore[attr-defined]
+
+
+async def test_mqtui_replay_view_opens_the_replay(tmp_path: Path) -> None:
+    path = tmp_path / f"game{slots.SUFFIX}"
+    game_until(200).save(path)
+    app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0, replay=path, replay_seat=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert app.screen.eyes == 2 and app.screen.at == 200  # type: ignore[attr-defined]
+
+
+def test_mqtui_replay_view_refuses_bad_input_in_one_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / f"bad{slots.SUFFIX}"
+    bad.write_bytes(b"junk")
+    assert main(["replay", str(bad), "--view"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    good = tmp_path / f"good{slots.SUFFIX}"
+    game_until(50).save(good)
+    assert main(["replay", str(good), "--view", "--seat", "7"]) == 2
+    assert "no seat 7" in capsys.readouterr().err
+    assert main(["replay", str(good), "--view", "--json"]) == 2
+    assert capsys.readouterr().err.strip() == "mqtui replay: --view opens the app; it does not go with --json"
+    assert Timeline.from_file(good).last == 50
+
+
+async def test_the_replay_and_the_results_name_the_game_s_packs(tmp_path: Path) -> None:
+    from mqtui.ui.session import SeatSpec, new_store
+
+    store = new_store(
+        [SeatSpec("Ann"), SeatSpec("Bob", "normal")], 5, bot_delay=0, packs=["looking-for-trouble"]
+    )
+    path = tmp_path / f"packs{slots.SUFFIX}"
+    store.save(path)
+    app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0, replay=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert app.screen.timeline.packs == ("looking-for-trouble",)  # type: ignore[attr-defined]
+        assert "packs: looking-for-trouble" in str(app.screen.query_one("#map").border_title)
+        over = GameOverScreen(store.cards, store.seats, store.snapshot(0), packs=store.packs)
+        await app.push_screen(over)
+        await pilot.pause()
+        assert "Packs: looking-for-trouble" in "\n".join(plain(over.query_one("#fight").content, 76))
