@@ -336,6 +336,8 @@ def _move_along(
         d, nxt, entered = _arrow_step(t, s, key, colour, steps)
         if d < 0 or nxt < 0 or nxt in visited:
             break
+        if entered != nxt and entered != key and entered in visited:
+            break  # through the Entrance into a room it was already in: stop rule (a) there too
         key = entered
         visited.add(nxt)
         visited.add(key)
