@@ -89,7 +89,7 @@ def legal_actions(t: CardTable, s: State, seat: int) -> list[Action]:
 
 
 def _identity_cards(t: CardTable, hero: Hero, out: list[Action]) -> None:
-    """Race, class, half-breed and super-munchkin cards in hand that may be played now."""
+    """Race and class cards, and the two-races and two-classes cards, in hand that may be played now."""
     seat = hero.seat
     for uid in hero.hand:
         d = t.dxm.get(uid)
