@@ -1,3 +1,3 @@
 """mqtui: Munchkin Quest-style dungeon crawling in the terminal."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
+
+def shipped(name: str) -> Path:
+    """A folder shipped with the program (``seeds``, ``themes``, ``docs``), found through the package.
+
+    The folders live at the top of the repository; ``mqtui/_data/NAME`` links to them, and a built
+    wheel or sdist carries their files there. So an installed copy finds its own content in any
+    working folder, and an editable install (``pip install -e .``, ``./play``) sees the repository's.
+    """
+    path = Path(str(resources.files("mqtui") / "_data" / name))
+    if path.is_file():  # the link checked out as a text file (git on Windows without symlinks)
+        path = (path.parent / path.read_text(encoding="utf-8").strip()).resolve()
+    return path
+
+
 PACKAGE_DIR = Path(__file__).resolve().parent
-PROJECT_DIR = PACKAGE_DIR.parent
-SEEDS_DIR = Path(os.environ.get("MQTUI_SEEDS", PROJECT_DIR / "seeds"))
+PROJECT_DIR = PACKAGE_DIR.parent  # kept for old callers; nothing is looked up here
+SEEDS_DIR = Path(os.environ.get("MQTUI_SEEDS") or shipped("seeds"))
 BASE_CONTENT_DIR = SEEDS_DIR / "base"
-THEMES_DIR = Path(os.environ.get("MQTUI_THEMES", PROJECT_DIR / "themes"))
-DOCS_DIR = PROJECT_DIR / "docs"
+THEMES_DIR = Path(os.environ.get("MQTUI_THEMES") or shipped("themes"))
+DOCS_DIR = Path(os.environ.get("MQTUI_DOCS") or shipped("docs"))
 
 
 def data_dir() -> Path:
@@ -21,6 +36,16 @@ def data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("mqtui", appauthor=False))
+
+
+def user_packs_dir() -> Path:
+    """Content packs the player adds (one folder each), next to the shipped ``seeds/packs``."""
+    return data_dir() / "packs"
+
+
+def user_themes_dir() -> Path:
+    """Themes the player adds (``*.toml``), loaded after the shipped ``themes/``."""
+    return data_dir() / "themes"
 
 
 # Save file naming: here rather than in mqtui.saves so that the title screen can look for a game to

@@ -177,6 +177,7 @@ class LocalStore:
     origin: State | None = None  # the first state; None: ``engine.new_game`` from the seed
     from_seed: bool = False  # the game began with ``engine.new_game(seats, state.seed)``
     packs: tuple[str, ...] = ()  # content packs in play (names under seeds/packs), for the save header
+    content_note: str = ""  # a loaded game: its content, for players (saves.describe_content)
     _listeners: list[Listener] = field(default_factory=list)
     _bots: dict[int, Bot] = field(default_factory=dict)
     _viewer: int = 0
@@ -452,6 +453,7 @@ class LocalStore:
             self.state,
             self.log[-LOG_TAIL:],
             self._start_bytes,
+            saves.defs.pack(self.engine.content)[1],
         )
 
     def save(self, path: Path | str, backups: int = saves.BACKUPS) -> None:
@@ -531,6 +533,9 @@ class LocalStore:
     ) -> LocalStore:
         """A store resuming the save at ``path``. Raises :class:`~mqtui.saves.SaveError` (one line).
 
+        The game goes on with the content it was made with (the save carries it): ``engine`` is the
+        installed one, used when the save's content is the same (see :func:`mqtui.saves.engine_of`).
+
         ``verify`` replays the log and refuses the save unless it reproduces the snapshot. With
         ``backups``, a damaged file falls back to ``path.1``, ``path.2`` (the log says so).
         """
@@ -538,6 +543,8 @@ class LocalStore:
             data, used, why = saves.read_with_backups(path)
         else:
             data, used, why = saves.read(path), Path(path), ""
+        installed = engine.content.version
+        engine = saves.engine_of(data, engine)
         saves.validate(data, engine)
         if verify:
             saves.verify(data, engine)
@@ -553,11 +560,14 @@ class LocalStore:
                 origin=data.start,
                 from_seed=data.start is None,
                 packs=tuple(data.header.packs),
+                content_note=saves.describe_content(data, installed),
             )
         except (ValueError, ImportError) as exc:
             raise saves.SaveError(f"cannot resume: {exc}") from None
         if why:
             store.log.append(Event("save", f"{Path(path).name} was damaged ({why}); loaded {used.name}."))
+        if engine.content.version != installed:  # the players learn that their old cards go on
+            store.log.append(Event("save", store.content_note[:1].upper() + store.content_note[1:] + "."))
         return store
 
 

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Write the fixture and sample saves under ``saves/``: one fixture per save format, plus a sample.
 
-- ``saves/format-0.mqsave`` and ``saves/format-1.mqsave``: the same short game (three seats, one human
-  and two random bots, seed 20240501) made with the test content ``tests/fixtures/minimal_content``, in
-  every format this program reads. The tests check that each reads, that the old ones migrate to
-  exactly the current one, and that they validate against that content.
+- ``saves/format-N.mqsave``: the same short game (three seats, one human and two random bots, seed
+  20240501) made with the test content ``tests/fixtures/minimal_content``, in every format this program
+  reads. The tests check that each reads, that the old ones migrate to exactly the current one, and that
+  they validate against that content. Only the current format's file is written; an older format's file
+  is written only if it is missing (format 0, from its writer in ``mqtui.saves.migrate``): old fixtures
+  are what old files look like and are never rewritten.
 - ``saves/sample.mqsave``: a four-player game with the base content, to try ``mqtui check``,
-  ``mqtui replay`` and ``mqtui saves --dir saves`` on. It goes stale when the base content changes:
-  run this script again.
+  ``mqtui replay`` and ``mqtui saves --dir saves`` on. It carries its content, so it stays playable when
+  the base content changes.
+- ``saves/old/``: the fixture and sample saves of mqtui 0.1.0, byte for byte (not written here).
 
-Usage: ``.venv/bin/python scripts/make_fixture_saves.py [--rounds N]``. Adding a save format: add a
-writer for the new format below, keep the old fixtures as they are (they are what old files look like).
+Usage: ``.venv/bin/python scripts/make_fixture_saves.py [--rounds N]``. Adding a save format: the old
+format's fixture stays as it is; this script then writes the new one.
 """
 
 from __future__ import annotations
@@ -60,8 +63,10 @@ def main() -> int:
     data = saves.read(current)
     saves.validate(data, engine)
     saves.verify(data, engine)
-    (args.out / "format-0.mqsave").write_bytes(encode_format0(data))
-    print(f"{current.name}, format-0.mqsave: {saves.describe(data.header.summary)}")
+    oldest = args.out / "format-0.mqsave"
+    if not oldest.exists():
+        oldest.write_bytes(encode_format0(data))
+    print(f"{current.name}: {saves.describe(data.header.summary)}")
 
     engine = Engine(load_content())
     four = (

@@ -490,3 +490,5 @@ async def test_a_mixed_table_the_host_plays_in_the_servers_terminal(tmp_path: Pa
     game, _ = persist.load(save)
     assert game.state.n == 2
     assert "the host's terminal takes seat 0" in save.with_suffix(".log").read_text()
+    for secret in (save, persist.sidecar_path(save), save.with_suffix(".log")):  # join codes, hands
+        assert secret.stat().st_mode & 0o777 == 0o600, secret

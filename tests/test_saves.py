@@ -135,7 +135,11 @@ def test_a_save_is_standard_msgpack_with_string_keys() -> None:
     assert prefix[4] == zlib.crc32(data[PREFIX_SIZE:])
     assert header["content"] == engine().content.version
     assert [p["name"] for p in header["summary"]["players"]] == ["Ann", "Bob", "Cy"]
-    assert set(body) == {"seed", "seats", "actions", "snapshot", "start", "log"}
+    assert set(body) == {"seed", "seats", "actions", "snapshot", "start", "log", "content"}
+    # the content the game was made with, readable with any zlib and msgpack
+    content = msgpack.unpackb(zlib.decompress(body["content"]["data"]), raw=False)
+    assert body["content"]["version"] == content["version"] == header["content"]
+    assert [m["name"] for m in content["monsters"]] == [m.name for m in engine().content.monsters]
     decoded = saves.decode(data)
     assert len(body["actions"]) == len(decoded.actions)
     first = decoded.actions[0]
@@ -192,27 +196,33 @@ def test_a_format_without_a_reader_is_too_old(tmp_path: Path, monkeypatch: pytes
 
 
 def test_the_migration_chain_runs_every_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fake chain 0 -> 1 -> 2 with a fake current format 2: each step runs once, in order."""
+    """A fake chain 0 -> 1 -> 2 -> 3 with a fake current format 3: each step runs once, in order."""
     ran: list[int] = []
-    real = migrate.STEPS[0]
+    expected = saves.read(FIXTURES / "format-1.mqsave").seed + 1000
 
-    def step0(d: migrate.Plain) -> migrate.Plain:
-        ran.append(0)
-        return real(d)
+    def spy(version: int) -> None:
+        real = migrate.STEPS[version]
 
-    def step1(d: migrate.Plain) -> migrate.Plain:
-        ran.append(1)
+        def step(d: migrate.Plain) -> migrate.Plain:
+            ran.append(version)
+            return real(d)
+
+        monkeypatch.setitem(migrate.STEPS, version, step)
+
+    def step2(d: migrate.Plain) -> migrate.Plain:
+        ran.append(2)
         d = dict(d)
         d["seed"] = d["seed"] + 1000  # a visible change
         return d
 
-    monkeypatch.setattr(migrate, "FORMAT", 2)
-    monkeypatch.setitem(migrate.STEPS, 0, step0)
-    monkeypatch.setitem(migrate.STEPS, 1, step1)
+    spy(0)
+    spy(1)
+    monkeypatch.setattr(migrate, "FORMAT", 3)
+    monkeypatch.setitem(migrate.STEPS, 2, step2)
     _, body = parts((FIXTURES / "format-0.mqsave").read_bytes())
     game = migrate.upgrade(0, body)
-    assert ran == [0, 1]
-    assert game.seed == saves.read(FIXTURES / "format-1.mqsave").seed + 1000
+    assert ran == [0, 1, 2]
+    assert game.seed == expected
 
 
 def test_a_format_0_action_that_does_not_parse_is_one_clear_line(tmp_path: Path) -> None:
@@ -366,6 +376,7 @@ def test_wrong_types(tmp_path: Path, mutate: object, words: tuple[str, ...]) -> 
         ),
         (lambda b: b["snapshot"]["state"].__setitem__("n", 3), ("the log has",)),
         (lambda b: b["actions"].pop(), ("the log has",)),
+        (lambda b: b["actions"][3].__setitem__(0, 7), ("action 4 is by seat 7",)),
         (lambda b: b["seats"][1].__setitem__("kind", "wizard"), ("unknown kind 'wizard'",)),
         (lambda b: b["seats"][1].__setitem__("name", "Zed"), ("seat 1 is Zed",)),
         (lambda b: b["snapshot"]["state"]["frames"].clear(), ("nobody has anything to decide",)),

@@ -61,6 +61,7 @@ def test_check_good_and_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out.splitlines()
     assert out == [
         f"{good}: ok: {saves.describe(saves.summarise(game().state, saves.read(good).seats, len(game().actions)))}"
+        f"; content {game().engine.content.version} (base), as installed"
     ]
     assert "3 players: Ann (red)" in out[0] and "round 6" in out[0] and "Ann's turn" in out[0]
     bad = tmp_path / "bad.mqsave"

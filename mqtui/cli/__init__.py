@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from mqtui import __version__
@@ -26,16 +27,33 @@ COMMANDS: dict[str, str] = {
 }
 
 
+SUMMARY_WIDTH = 66  # a command's line in ``mqtui --help`` fits 80 columns
+
+
+def summary(text: str) -> str:
+    """A command's one line for ``mqtui --help``: its help up to the first ':', ';', '(' or ','."""
+    line = re.split(r": |; | \(|, ", text, maxsplit=1)[0]
+    return line if len(line) <= SUMMARY_WIDTH else line[: SUMMARY_WIDTH - 1].rstrip() + "…"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mqtui",
-        description="Munchkin Quest-style dungeon crawling in the terminal. With no command: the title screen.",
+        description="Munchkin Quest-style dungeon crawling in the terminal.\nWith no command: the title screen.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"mqtui {__version__}")
     parser.add_argument(
-        "--data-dir", help="folder for saves and settings (default: $MQTUI_DATA or the user data dir)"
+        "--data-dir",
+        metavar="DIR",
+        help="folder for saves, settings, packs and themes (default: $MQTUI_DATA or the user data dir)",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        help="one of the commands below ('mqtui COMMAND --help': its options)",
+    )
+    lines = []
     for name, module_name in COMMANDS.items():
         try:
             module = importlib.import_module(f"mqtui.cli.{module_name}")
@@ -43,9 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name != f"mqtui.cli.{module_name}":
                 raise
             continue  # not built yet
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(name, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(run=module.run)
+        lines.append(f"  {name:<9} {summary(module.HELP)}")
+    parser.epilog = "commands:\n" + "\n".join(lines)
     return parser
 
 
@@ -62,5 +82,12 @@ def main(argv: list[str] | None = None) -> int:
         except SystemExit:
             parser.print_help()
             return 0
-    result: int = args.run(args)
+    try:
+        result: int = args.run(args)
+    except BrokenPipeError:  # piped into head, less, ...: stop quietly, as command-line tools do
+        import os
+
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), sys.stdout.fileno())
+        return 0
     return result

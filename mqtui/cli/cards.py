@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from mqtui.cli.packopt import add_pack_option
+
 if TYPE_CHECKING:
     from mqtui.engine.defs import Content
 
@@ -27,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="dirs",
         help="content folder (repeat for base + packs; default: the base content)",
     )
+    add_pack_option(parser, "show too")
 
 
 def _tables(content: Content, kinds: tuple[str, ...]) -> list[tuple[str, list[str], Rows]]:
@@ -105,13 +108,17 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from mqtui.engine.content import ContentError, load_content
+    from mqtui.packs import PackError, content_dirs
 
     try:
-        content = load_content([Path(d) for d in args.dirs] if args.dirs else None)
+        content = load_content([Path(d) for d in args.dirs] if args.dirs else content_dirs(args.packs))
     except ContentError as exc:
         for line in exc.errors:
             print(f"error: {line}", file=sys.stderr)
         return 1
+    except PackError as exc:
+        print(f"mqtui cards: {exc}", file=sys.stderr)
+        return 2
     kinds = tuple(args.kind) if args.kind else KINDS
     needle = (args.search or "").lower()
     console = Console(highlight=False)

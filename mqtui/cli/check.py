@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mqtui import saves
+    from mqtui.engine.game import Engine
 
 HELP = "validate save files: a one-line summary for each good one, a one-line reason for each bad one"
 
@@ -16,26 +22,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--content",
         nargs="+",
         metavar="DIR",
-        help="content folders to check against (default: the base content plus the save's packs)",
+        help="content folders for old saves that do not carry their content (default: the base content "
+        "plus the save's packs); a save that carries its content is checked against that",
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from mqtui import saves
-    from mqtui.engine.game import Engine
 
     content = [Path(d) for d in args.content] if args.content else None
-    engines: dict[tuple[str, ...], Engine] = {}
+    installed: dict[tuple[str, ...], Engine | None] = {}
     bad = 0
     for name in args.files:
         try:
             data = saves.read(name)
             key = tuple(data.header.packs)
-            if key not in engines:
-                engines[key] = saves.engine_for(data.header, content)
-            engine = engines[key]
+            if key not in installed:
+                installed[key] = _installed(data.header, content)
+            here = installed[key]
+            engine = saves.engine_of(data, here, content)
             saves.validate(data, engine)
             if args.verify:
                 saves.verify(data, engine)
@@ -47,5 +52,17 @@ def run(args: argparse.Namespace) -> int:
         summary = saves.summarise(data.state, data.seats, len(data.actions))
         extra = ", log verified" if args.verify else ""
         old = f", format {data.format} (will be upgraded)" if data.format != saves.FORMAT else ""
-        print(f"{name}: ok: {saves.describe(summary)}{extra}{old}", flush=True)
+        note = saves.describe_content(data, here.content.version if here is not None else None)
+        print(f"{name}: ok: {saves.describe(summary)}{extra}{old}; {note}", flush=True)
     return 2 if bad else 0
+
+
+def _installed(header: saves.Header, content: list[Path] | None) -> Engine | None:
+    """The installed content for a save's packs (None if it cannot be loaded: a save that carries its
+    content does not need it)."""
+    from mqtui import saves
+
+    try:
+        return saves.engine_for(header, content)
+    except saves.SaveError:
+        return None

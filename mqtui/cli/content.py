@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "check game content (the base, or DIR ... = base plus packs layered in order) and print its counts"
+HELP = "check the game content and every installed pack (or DIR ... = a base plus packs in order)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,7 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "dirs",
         nargs="*",
         metavar="DIR",
-        help="content folders: the first is the base, the rest are packs layered on it (default: the base)",
+        help="content folders: the first is the base, the rest are packs layered on it "
+        "(default: the base, then each installed pack on it)",
     )
     check.add_argument("--plain", action="store_true", help="plain text output even on a terminal")
 
@@ -60,4 +61,33 @@ def run(args: argparse.Namespace) -> int:
         for key, value in rows:
             print(f"  {key:<{width}}  {value}")
         print("content OK")
-    return 0
+    return 0 if dirs else _check_packs()
+
+
+def _check_packs() -> int:
+    """Each installed pack on the base: OK with its size, or left out with its errors. 1 if any is broken."""
+    from mqtui import packs
+    from mqtui.engine.content import counts, load_content
+    from mqtui.paths import BASE_CONTENT_DIR, user_packs_dir
+
+    found = packs.scan()
+    where = f"shipped, and yours in {user_packs_dir()}"
+    print(f"packs ({where}): {len(found) or 'none'}")
+    base = counts(load_content([BASE_CONTENT_DIR]))
+    for pack in found:
+        origin = str(pack.path) if pack.user else "shipped"
+        if pack.ok:
+            more = counts(load_content([BASE_CONTENT_DIR, pack.path]))
+            cards = sum(more[k] - base[k] for k in ("monster cards", "treasure cards", "dxm cards"))
+            rooms = more["rooms"] - base["rooms"]
+            print(f"  {pack.name}: OK: {pack.label} ({origin}): {cards:+d} cards, {rooms:+d} rooms")
+            continue
+        print(f"  {pack.name}: left out of games ({origin}):")
+        for line in pack.errors:
+            print(f"    error: {line}")
+    broken = sum(1 for p in found if not p.ok)
+    if broken:
+        print(
+            f"{broken} pack{'s' if broken != 1 else ''} broken (the games leave {'them' if broken != 1 else 'it'} out)"
+        )
+    return 1 if broken else 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mqtui.cli.packopt import add_pack_option, pack_engine
 from mqtui.cli.play import add_common, make_app
 
 HELP = "start a new game directly (default: you against three computer players)"
@@ -21,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument("--seed", type=int, help="seed for the shuffles and dice (default: random)")
+    add_pack_option(parser)
     add_common(parser)
 
 
@@ -33,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"mqtui new: {exc}", file=sys.stderr)
         return 2
-    app = make_app(args, new_game=specs, seed=args.seed)
+    if pack_engine(args, "new") is None:  # and the packs
+        return 2
+    app = make_app(args, new_game=specs, seed=args.seed, packs=args.packs)
     app.run()
     return 0

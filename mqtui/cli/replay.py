@@ -69,7 +69,7 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         data = saves.read(args.file)
-        engine = saves.engine_for(data.header, [Path(d) for d in args.content] if args.content else None)
+        engine = saves.engine_of(data, None, [Path(d) for d in args.content] if args.content else None)
         saves.validate(data, engine)
     except saves.SaveError as exc:
         hint = (

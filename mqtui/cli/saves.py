@@ -23,6 +23,19 @@ def run(args: argparse.Namespace) -> int:
 
     folder = Path(args.dir) if args.dir else saves.saves_dir()
     entries = saves.list_saves(folder)
+    installed: dict[tuple[str, ...], str | None] = {}
+
+    def content(e: saves.SaveEntry) -> str | None:
+        """Which content the game plays with, or None when it is the installed one."""
+        if e.header is None or e.error or e.format > saves.FORMAT:
+            return None
+        key = tuple(e.header.packs)
+        if key not in installed:
+            installed[key] = saves.installed_version(e.header)
+        if installed[key] == e.header.content:
+            return None
+        return saves.describe_listed(e.format, e.header, installed[key])
+
     if args.json:
         out = [
             {
@@ -33,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
                 "format": e.format,
                 "header": msgspec.to_builtins(e.header) if e.header is not None else None,
                 "error": e.error or None,
+                "content": content(e),
             }
             for e in entries
         ]
@@ -52,5 +66,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             assert e.header is not None
             what = saves.describe(e.header.summary)
+            note = content(e)
+            if note:
+                what += f"; {note}"
         print(f"  {e.name:<{width}}  {when}  {what}")
     return 0

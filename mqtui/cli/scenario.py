@@ -9,7 +9,12 @@ HELP = "run rule scenarios (TOML files or folders of them); exit 1 with a diff w
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="FILE", help="scenario files or folders of them")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="FILE",
+        help="scenario files or folders of them (default: the shipped ones)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="show what happened in every scenario")
     parser.add_argument("-q", "--quiet", action="store_true", help="only report failures and the summary")
     parser.add_argument(
@@ -35,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
         for line in exc.errors:
             print(f"error: {line}", file=sys.stderr)
         return 1
-    files = scenario_files(args.paths)
+    from mqtui.paths import SEEDS_DIR
+
+    files = scenario_files(args.paths or [SEEDS_DIR / "scenarios"])
     if not files:
         print("no scenario files found", file=sys.stderr)
         return 1

@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from mqtui.cli.packopt import add_pack_option, pack_engine
+
 HELP = "play whole games headless between bots and report the figures"
 
 
@@ -26,12 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="shift the seats by one place every game, so each bot kind plays every seat equally often",
     )
+    add_pack_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from mqtui.bots import BOT_KINDS
-    from mqtui.engine.content import load_content
-    from mqtui.engine.game import Engine
     from mqtui.sim import run as run_sim
     from mqtui.sim import summarise
 
@@ -46,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
             f"mqtui sim: --bots needs 1 or {args.players} kinds from {', '.join(BOT_KINDS)}", file=sys.stderr
         )
         return 2
-    engine = Engine(load_content())
+    engine = pack_engine(args, "sim")
+    if engine is None:
+        return 2
     show_progress = not args.json and sys.stdout.isatty()
     if show_progress:
         from rich.progress import Progress

@@ -64,6 +64,7 @@ __all__ = [
     "CONTENT_FILES",
     "ContentError",
     "PackInfo",
+    "check_content",
     "clear_cache",
     "counts",
     "load_content",
@@ -87,6 +88,7 @@ LOSE_SLOT_SLOTS: tuple[str, ...] = ("head", "armor", "feet", "hand", "big")
 SHRINE_GIFTS: tuple[str, ...] = ("life", "dxm", "treasure")
 MAX_LEVEL = 20
 SEARCH_MIN, SEARCH_MAX = -5, 15
+MAX_CARDS = 5000  # a bound on content that did not come from TOML (a save's own copy)
 
 # effect/power/rule kinds whose ``amount`` must be at least 1
 _EFFECT_AMOUNT = {"lose_levels", "lose_item", "lose_gold", "lose_moves", "discard_cards", "lose_life"}
@@ -214,8 +216,8 @@ def _load_cached(dirs: tuple[Path, ...], fingerprint: tuple[tuple[str, int, int]
 
 
 def _display(path: Path) -> str:
-    """A short path for messages: relative to the project or the working directory if possible."""
-    for root in (paths.PROJECT_DIR, Path.cwd()):
+    """A short path for messages: relative to the folder holding seeds/ or the working directory."""
+    for root in (paths.SEEDS_DIR.parent, Path.cwd()):
         try:
             return path.resolve().relative_to(root.resolve()).as_posix()
         except ValueError:
@@ -445,8 +447,10 @@ class _Check:
 
     def one_of(self, value: str, allowed: Iterable[str], fld: str, what: str = "") -> None:
         allowed = tuple(allowed)
+        if value in allowed:  # (the message is only built for a wrong value)
+            return
         self(
-            value in allowed,
+            False,
             fld,
             f'unknown {what or "value"} "{value}" (expected one of: {", ".join(allowed)})',
         )
@@ -740,3 +744,40 @@ def counts(content: Content) -> dict[str, int]:
     for key in (*MOVE_KINDS[:-1], *(f"weird:{w}" for w in WEIRD_KINDS)):
         out[f"monsters {key}"] = moves.get(key, 0)
     return out
+
+
+def check_content(content: Content, where: str = "the save's content") -> list[str]:
+    """The checks :func:`load_content` makes, on definitions that did not come from TOML files (a save's
+    own copy of its content): one line per problem, ``[]`` if the engine can use them."""
+    errors: list[str] = []
+
+    def items(kind: str, defs: Iterable[Any]) -> dict[str, _Item]:
+        out: dict[str, _Item] = {}
+        for d in defs:
+            if d.id in out:
+                errors.append(f'{where}: {kind} "{d.id}": field "id": duplicate id')
+            out[d.id] = _Item(d, where, f'{kind} "{d.id}"')
+        return out
+
+    merged = _Merged(
+        races=items("race", content.races.values()),
+        classes=items("class", content.classes.values()),
+        rooms=items("room", content.rooms),
+        monsters=items("monster", content.monsters),
+        treasures=items("treasure", content.treasures),
+        dxm=items("dxm", content.dxm),
+        entrance=_Item(content.entrance, where, "entrance"),
+        tables=content.tables,
+        tables_file=where,
+    )
+    cards = sum(m.count for m in content.monsters) + sum(t.count for t in content.treasures)
+    cards += sum(d.count for d in content.dxm)
+    if not 0 < cards <= MAX_CARDS or len(content.rooms) > MAX_CARDS:
+        errors.append(f"{where}: {cards} cards and {len(content.rooms)} rooms (at most {MAX_CARDS} of each)")
+        return errors
+    heroes: list[tuple[str, RaceDef | ClassDef]] = [*content.races.items(), *content.classes.items()]
+    for key, d in heroes:
+        if key != d.id:
+            errors.append(f'{where}: "{key}": field "id": the entry says "{d.id}"')
+    _validate(merged, errors)
+    return errors

@@ -682,7 +682,7 @@ class Authority:
         if self.saver is not None:
             self.saver.close()
         self.save_path = path
-        self.saver = persist.Saver(path)
+        self.saver = persist.Saver(path, self.engine.content)
 
     @property
     def saves(self) -> int:

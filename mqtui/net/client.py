@@ -16,9 +16,13 @@ import importlib
 import os
 import socket
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from mqtui.net.protocol import ANY_SEAT
+
+if TYPE_CHECKING:
+    from mqtui.engine.game import Engine
 
 
 def take_terminal() -> None:
@@ -71,12 +75,23 @@ async def run_app(store: Any, choice: str = "auto") -> int:
     return 3 if store.closed.is_set() and store.close_reason != "closed" else 0
 
 
-async def _main(args: argparse.Namespace) -> int:
+def content_engine(dirs: list[str]) -> Engine:
+    """The engine for ``--dir`` arguments: content folders, or one content file (``.content``: a served
+    game that goes on with the content its save carries, see ``mqtui.net.persist.client_content``)."""
     from mqtui.engine.content import load_content
     from mqtui.engine.game import Engine
+
+    if len(dirs) == 1 and Path(dirs[0]).is_file():
+        from mqtui.saves.defs import engine_from, read_defs
+
+        return engine_from(read_defs(dirs[0]))
+    return Engine(load_content(dirs or None))
+
+
+async def _main(args: argparse.Namespace) -> int:
     from mqtui.net.netstore import JoinRefused, NetStore
 
-    engine = Engine(load_content(args.dirs or None))
+    engine = content_engine(args.dirs or [])
     try:
         if args.fd is not None:
             sock = socket.socket(fileno=args.fd)
@@ -107,7 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--code", default="", help="join code (with --socket)")
     p.add_argument("--want", type=int, default=ANY_SEAT, help="the seat wanted with a table code; -1 watches")
     p.add_argument("--name", default="", help="your name, for the server's log")
-    p.add_argument("--dir", action="append", dest="dirs", metavar="DIR", help="content folder (repeat)")
+    p.add_argument(
+        "--dir",
+        action="append",
+        dest="dirs",
+        metavar="DIR",
+        help="content folder (repeat), or one content file",
+    )
     p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
     p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a closing message up")
     args = p.parse_args(argv)

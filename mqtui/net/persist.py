@@ -13,13 +13,14 @@ save module's writer thread, which coalesces and writes atomically with backups.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import msgspec
 
-from mqtui import paths, saves
+from mqtui import saves
 from mqtui.engine.actions import Action, Event
+from mqtui.engine.defs import Content
+from mqtui.engine.game import Engine
 from mqtui.engine.state import State
 from mqtui.saves import SaveError
 
@@ -50,6 +51,7 @@ class ServedGame(msgspec.Struct, kw_only=True):
     actions: list[Action] = []
     start: State | None = None  # the first state, when the game did not begin at its seed
     codes: dict[str, str] = {}  # join code -> "0".."5", "any" or "watch"
+    defs: saves.Defs | None = None  # a loaded game: the content its save carries (saves.engine_of)
 
 
 class Sidecar(msgspec.Struct, kw_only=True):
@@ -76,15 +78,34 @@ def sidecar_path(path: Path) -> Path:
 
 
 def content_dirs(packs: list[str]) -> list[str]:
-    """The content folders for a list of pack names (base first)."""
-    return [str(paths.BASE_CONTENT_DIR)] + [str(paths.SEEDS_DIR / "packs" / p) for p in packs]
+    """The content folders for a list of pack names (base first); raises PackError for a missing pack."""
+    from mqtui.packs import content_dirs as dirs
+
+    return [str(d) for d in dirs(packs)]
+
+
+def client_content(engine: Engine, packs: list[str], save_path: Path) -> list[str]:
+    """What the players' apps load as content (``--dir``): the installed folders when the game plays
+    with the installed content, else the game's own content (a game loaded from a save made before the
+    content changed), written beside the save as ``NAME.mqsave.content``."""
+    from mqtui.engine.content import ContentError, load_content
+
+    dirs = content_dirs(packs)
+    try:
+        same = load_content(dirs).version == engine.content.version
+    except ContentError:
+        same = False
+    if same:
+        return dirs if packs else []
+    return [str(saves.defs.write_defs(engine.content, save_path.with_name(save_path.name + ".content")))]
 
 
 class Saver:
     """Autosave of one served game: the save through the save module's writer thread, and the sidecar."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, content: Content | None = None) -> None:
         self.path = path
+        self._defs = None if content is None else saves.defs.pack(content)[1]  # the game's own content
         self._writer = saves.AutoSaver(path)
         self._actions = saves.ActionBuffer()
         self._start: bytes | None = None
@@ -104,6 +125,7 @@ class Saver:
             g.state,
             g.log[-LOG_KEPT:],
             self._start,
+            self._defs,
         )
 
     def sidecar(self, g: ServedGame) -> bytes:
@@ -123,9 +145,7 @@ class Saver:
     def _write_sidecar(self, g: ServedGame) -> None:
         data = self.sidecar(g)
         if data != self._sidecar:  # codes and owners change rarely
-            saves.write_atomic(sidecar_path(self.path), data, backups=0)
-            with_mode = sidecar_path(self.path)
-            os.chmod(with_mode, 0o600)  # join codes are secrets
+            saves.write_atomic(sidecar_path(self.path), data, backups=0)  # 0600: join codes are secrets
             self._sidecar = data
 
     def flush(self, timeout: float = 5.0) -> bool:
@@ -163,6 +183,7 @@ def load(path: Path) -> tuple[ServedGame, saves.Header]:
         actions=data.actions,
         start=data.start,
         codes=dict(side.codes) if side is not None else {},
+        defs=data.defs,
     )
     return game, data.header
 
@@ -178,6 +199,7 @@ def to_save_data(g: ServedGame) -> saves.SaveData:
         state=g.state,
         start=g.start,
         log=g.log,
+        defs=g.defs,
     )
 
 

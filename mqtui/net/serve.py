@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import TextIO
 
 from mqtui import saves
+from mqtui.atomic import open_private_append
 from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.table import TableConfig, parse_new_spec
+from mqtui.packs import PackError
 from mqtui.paths import data_dir
 
 
@@ -59,9 +61,10 @@ def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
     if opts.load:
         path = Path(opts.load)
         try:
-            game, header = persist.load(path)
-            engine = saves.engine_for(header)
-            saves.validate(persist.to_save_data(game), engine)
+            game, _ = persist.load(path)
+            data = persist.to_save_data(game)
+            engine = saves.engine_of(data)  # the content the game began with (the save carries it)
+            saves.validate(data, engine)
         except saves.SaveError as exc:
             raise ServeError(f"{path}: {exc}") from None
         save_path = Path(opts.save) if opts.save else path
@@ -73,7 +76,7 @@ def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
         raise ServeError(str(exc)) from None
     try:
         engine = Engine(load_content(persist.content_dirs(opts.packs)))
-    except ContentError as exc:
+    except (ContentError, PackError) as exc:
         raise ServeError(str(exc).splitlines()[0]) from None
     authority = Authority.new(engine, seats, opts.seed, None, config, packs=opts.packs)
     save_path = Path(opts.save) if opts.save else saves.saves_dir() / f"served-{authority.game.game}.mqsave"
@@ -143,8 +146,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     log_file: TextIO | None = None
     out: TextIO = sys.stdout
     if opts.local_seat is not None:
-        save_path.parent.mkdir(parents=True, exist_ok=True)
-        log_file = open(save_path.with_suffix(".log"), "a", encoding="utf-8")  # noqa: SIM115
+        log_file = open_private_append(save_path.with_suffix(".log"))  # 0600: it shows join codes
         out = log_file
     handler = logging.StreamHandler(out)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
@@ -158,7 +160,9 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
     from mqtui.net.sshserver import SSHHost
 
     packs = authority.game.packs
-    host = SSHHost(authority, content_dirs=persist.content_dirs(packs) if packs else [], app=opts.app)
+    host = SSHHost(
+        authority, content_dirs=persist.client_content(authority.engine, packs, save_path), app=opts.app
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import socket
 import time
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any
 
 import asyncssh
 
+from mqtui.atomic import write_atomic
 from mqtui.net.authority import Authority
 from mqtui.net.identity import SPECTATOR, Claim
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
@@ -41,13 +41,8 @@ def host_key(path: Path) -> asyncssh.SSHKey:
     """The server's host key, generated once (ed25519) and kept at ``path``."""
     if path.exists():
         return asyncssh.read_private_key(str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="mqtui host key")
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key.export_private_key())
-    os.replace(tmp, path)
+    write_atomic(path, key.export_private_key())  # 0600
     return key
 
 

@@ -5,8 +5,10 @@ The store (:mod:`mqtui.store`) is the usual way in: ``LocalStore.load(path, engi
 ``check``, ``replay`` and ``saves`` commands use:
 
 - :func:`read` / :func:`decode`: bytes -> :class:`SaveData`, checking marker, format, sizes and types;
+- :func:`engine_of`: the engine a save continues with (the content it carries, see :mod:`.defs`);
 - :func:`validate`: against an engine's content (ids in range, every card in one place, ...);
 - :func:`load`: both, plus optionally :func:`verify` (replay the log, compare with the snapshot);
+- :func:`describe_content`: one line for players on the content a game plays with;
 - :func:`write_atomic`, :func:`slot_path`, :func:`list_saves`, :class:`AutoSaver`.
 
 Every failure is a :class:`SaveError` whose message is one line. See ``docs/store.md`` for the format.
@@ -21,6 +23,7 @@ from mqtui.paths import AUTOSAVE_SLOT, latest_autosave, saves_dir
 from mqtui.saves.autosave import AutoSaver
 from mqtui.saves.check import content_mismatch, first_difference, replay, validate, verify
 from mqtui.saves.codec import ActionBuffer, SaveError, decode, encode, encode_parts, encode_state, make_header
+from mqtui.saves.defs import describe_content, describe_listed, engine_of, installed_version
 from mqtui.saves.files import (
     BACKUPS,
     SaveEntry,
@@ -34,7 +37,7 @@ from mqtui.saves.files import (
     slot_path,
     write_atomic,
 )
-from mqtui.saves.model import FORMAT, SUFFIX, Header, SaveData, SeatRec, Summary, describe, summarise
+from mqtui.saves.model import FORMAT, SUFFIX, Defs, Header, SaveData, SeatRec, Summary, describe, summarise
 
 if TYPE_CHECKING:
     from mqtui.engine.game import Engine
@@ -46,6 +49,7 @@ __all__ = [
     "SUFFIX",
     "ActionBuffer",
     "AutoSaver",
+    "Defs",
     "Header",
     "SaveData",
     "SaveEntry",
@@ -57,11 +61,15 @@ __all__ = [
     "content_mismatch",
     "decode",
     "describe",
+    "describe_content",
+    "describe_listed",
     "encode",
     "encode_parts",
     "encode_state",
     "engine_for",
+    "engine_of",
     "first_difference",
+    "installed_version",
     "latest_autosave",
     "list_saves",
     "load",
@@ -80,9 +88,11 @@ __all__ = [
 ]
 
 
-def load(path: Path | str, engine: Engine, check_log: bool = False) -> SaveData:
-    """Read, decode and validate a save for ``engine``; with ``check_log`` also replay and verify it."""
+def load(path: Path | str, engine: Engine | None = None, check_log: bool = False) -> SaveData:
+    """Read, decode and validate a save, with the content it carries (see :func:`engine_of`; ``engine``
+    is the installed one); with ``check_log`` also replay and verify it."""
     data = read(path)
+    engine = engine_of(data, engine)
     validate(data, engine)
     if check_log:
         verify(data, engine)
@@ -91,18 +101,19 @@ def load(path: Path | str, engine: Engine, check_log: bool = False) -> SaveData:
 
 def engine_for(header: Header, content_dirs: list[Path] | None = None) -> Engine:
     """An engine for a save: ``content_dirs`` if given, else the base content plus the header's packs
-    (looked up by name under ``seeds/packs``). Raises SaveError if the content cannot be loaded."""
-    from mqtui import paths
+    (looked up by name, see :mod:`mqtui.packs`). Raises SaveError if the content cannot be loaded."""
+    from mqtui import packs
     from mqtui.engine.content import ContentError, load_content
     from mqtui.engine.game import Engine
 
     if not content_dirs:
-        content_dirs = [paths.BASE_CONTENT_DIR]
-        for name in header.packs:
-            pack = paths.SEEDS_DIR / "packs" / name
-            if not pack.is_dir() or Path(name).name != name:
-                raise SaveError(f"the save needs the content pack {name!r}, which is not installed")
-            content_dirs.append(pack)
+        why = packs.missing_pack(header.packs)
+        if why:
+            raise SaveError(why)
+        try:
+            content_dirs = packs.content_dirs(header.packs)
+        except packs.PackError as exc:
+            raise SaveError(str(exc)) from None
     try:
         return Engine(load_content(content_dirs))
     except ContentError as exc:

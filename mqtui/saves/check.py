@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from mqtui import __version__
 from mqtui.bots import BOT_KINDS
 from mqtui.engine.actions import Action, EngineError, Event
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
@@ -83,8 +84,10 @@ def validate(data: SaveData, engine: Engine) -> None:
             data.state.n == first + len(data.actions),
             f"the log has {len(data.actions)} actions but the snapshot is at state {data.state.n}",
         )
-        for i, a in enumerate(data.actions):
-            _need(0 <= a.seat < len(data.seats), f"action {i + 1} is by seat {a.seat}, which does not exist")
+        n_seats = len(data.seats)
+        bad = next((i for i, a in enumerate(data.actions) if not 0 <= a.seat < n_seats), None)
+        if bad is not None:  # (no message built per action: a long log has thousands)
+            raise _Bad(f"action {bad + 1} is by seat {data.actions[bad].seat}, which does not exist")
         _smoke(data.state, engine)
     except _Bad as exc:
         raise SaveError(f"inconsistent game: {exc}") from None
@@ -263,10 +266,13 @@ def replay(data: SaveData, engine: Engine, step: Step | None = None) -> State:
         try:
             events = engine.apply(s, action)
         except EngineError as exc:
-            raise SaveError(f"the log does not replay: action {i + 1} '{_text(action)}': {exc}") from None
+            raise SaveError(
+                f"the log does not replay: action {i + 1} '{_text(action)}': {exc}{_older(data)}"
+            ) from None
         except Exception as exc:
             raise SaveError(
                 f"the log does not replay: action {i + 1} '{_text(action)}' fails ({type(exc).__name__}: {exc})"
+                f"{_older(data)}"
             ) from None
         if step is not None:
             step(i, action, events)
@@ -311,5 +317,14 @@ def verify(data: SaveData, engine: Engine, step: Step | None = None) -> State:
     s = replay(data, engine, step)
     if s != data.state:
         diff = first_difference(data.state, s) or "the states differ"
-        raise SaveError(f"the log does not reproduce the snapshot: {diff}")
+        raise SaveError(f"the log does not reproduce the snapshot: {diff}{_older(data)}")
     return s
+
+
+def _older(data: SaveData) -> str:
+    """A hint when the save was written by another mqtui: its content travels with it, but a change to
+    the rules since then can make an old log play out differently (the snapshot itself still loads)."""
+    made = data.header.program
+    if not made or made == __version__:
+        return ""
+    return f" (written by mqtui {made}: the rules may have changed since; the game itself still loads)"

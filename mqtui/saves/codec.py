@@ -158,8 +158,10 @@ def encode_parts(
     state: State,
     log: list[Event],
     start: bytes | None = None,
+    defs: bytes | None = None,
 ) -> bytes:
-    """The fast path used by the store: pre-encoded actions and start state are spliced in."""
+    """The fast path used by the store: pre-encoded actions, start state and content (``defs``: a
+    :class:`~mqtui.saves.model.Defs` as msgpack, see :func:`mqtui.saves.defs.pack`) are spliced in."""
     body = _encoder.encode(
         GameOut(
             seed=seed,
@@ -168,6 +170,7 @@ def encode_parts(
             snapshot=msgspec.Raw(encode_state(state)),
             start=None if start is None else msgspec.Raw(start),
             log=msgspec.Raw(_encoder.encode(log)),
+            content=None if defs is None else msgspec.Raw(defs),
         )
     )
     return pack_file(_encoder.encode(header), body)
@@ -184,6 +187,7 @@ def encode(data: SaveData) -> bytes:
         data.state,
         data.log,
         None if data.start is None else encode_state(data.start),
+        None if data.defs is None else _encoder.encode(data.defs),
     )
 
 
@@ -256,6 +260,11 @@ def decode(buf: bytes) -> SaveData:
             game = _game_decoder.decode(body)
         except DECODE_ERRORS as exc:
             raise SaveError(f"damaged game data: {exc}") from None
+    defs = game.content
+    if defs is None:  # an old save: its content from the archive of released contents, if it is there
+        from mqtui.saves.defs import archived
+
+        defs = archived(header.content)
     return SaveData(
         header=header,
         seed=game.seed,
@@ -265,4 +274,5 @@ def decode(buf: bytes) -> SaveData:
         start=None if game.start is None else unpack_state(game.start),
         log=game.log,
         format=fmt,
+        defs=defs,
     )

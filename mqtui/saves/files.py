@@ -1,23 +1,23 @@
 """Save files on disk: atomic writes with backups, capped reads, named slots in the data folder.
 
-Writing ``slot.mqsave`` never leaves it broken: the new bytes go to a temporary file in the same folder
-(flushed and fsynced), the previous versions shift to ``slot.mqsave.1``, ``.2`` (the current file is
-hard-linked, never moved away, so the slot name always holds a complete save), then the temporary file
-replaces the slot with ``os.replace`` and the folder is fsynced. Killing the writer at any moment leaves
-either the old or the new save under the slot name.
+Writing ``slot.mqsave`` never leaves it broken (:func:`mqtui.atomic.write_atomic`): the new bytes go to
+a temporary file in the same folder (flushed and fsynced), the previous versions shift to
+``slot.mqsave.1``, ``.2`` (the current file is hard-linked, never moved away, so the slot name always
+holds a complete save), then the temporary file replaces the slot with ``os.replace`` and the folder is
+fsynced. Killing the writer at any moment leaves either the old or the new save under the slot name.
+Saves are created 0600 in folders made 0700: they hold every hand and the deck order.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 import re
-import shutil
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from mqtui import atomic
+from mqtui.atomic import backup_path as backup_path
 from mqtui.paths import AUTOSAVE_SLOT, saves_dir
 from mqtui.saves.codec import SaveError, decode, decode_header, read_prefix
 from mqtui.saves.model import FORMAT, MAX_HEADER, PREFIX_SIZE, SUFFIX, Header, SaveData
@@ -25,105 +25,11 @@ from mqtui.saves.model import FORMAT, MAX_HEADER, PREFIX_SIZE, SUFFIX, Header, S
 BACKUPS = 2  # slot.mqsave.1 and slot.mqsave.2
 SLOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.+-]{0,63}")
 
-_counter = itertools.count()
-_locks: dict[str, threading.RLock] = {}
-_locks_guard = threading.Lock()
-_cleaned: set[str] = set()
-
-
-def _lock_for(path: Path) -> threading.RLock:
-    key = os.path.abspath(path)
-    with _locks_guard:
-        return _locks.setdefault(key, threading.RLock())
-
-
-# -- writing ----------------------------------------------------------------------------------------
-
-
-def backup_path(path: Path, i: int) -> Path:
-    return path.with_name(f"{path.name}.{i}")
-
-
-def _fsync_dir(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def _clean_stale(path: Path) -> None:
-    """Remove temporary files left by writers that were killed mid-save (once per slot and process)."""
-    key = os.path.abspath(path)
-    if key in _cleaned:
-        return
-    _cleaned.add(key)
-    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
-        parts = tmp.name[len(path.name) + 2 :].split(".")
-        if parts and parts[0].isdigit() and not _pid_alive(int(parts[0])):
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-
 
 def write_atomic(path: Path | str, data: bytes, backups: int = BACKUPS) -> None:
-    """Write ``data`` to ``path`` so that a crash at any moment leaves the old or the new file there."""
-    path = Path(path)
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    with _lock_for(path):
-        _clean_stale(path)
-        tmp = folder / f".{path.name}.{os.getpid()}.{threading.get_ident()}.{next(_counter)}.tmp"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-        fd = os.open(tmp, flags, 0o644)
-        try:
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            if backups > 0 and path.exists():
-                _rotate(path, backups)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
-        _fsync_dir(folder)
-
-
-def _rotate(path: Path, backups: int) -> None:
-    for i in range(backups - 1, 0, -1):
-        src = backup_path(path, i)
-        if src.exists():
-            os.replace(src, backup_path(path, i + 1))
-    first = backup_path(path, 1)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.b{next(_counter)}.tmp")
-    try:
-        os.link(path, tmp)  # no copy: the backup shares the old file's data
-    except OSError:
-        shutil.copyfile(path, tmp)
-    os.replace(tmp, first)
+    """Write a save so that a crash at any moment leaves the old or the new file there, keeping
+    ``backups`` older versions; the file is private (0600, see :mod:`mqtui.atomic`)."""
+    atomic.write_atomic(path, data, backups)
 
 
 # -- reading ----------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ with ``scripts/make_fixture_saves.py``. A State change that only *adds a field w
 new format: msgspec fills the default when it reads an older file.
 
 Format 0 (never released; kept as the chain's first, tested link) stored the actions in the text
-notation and the state with its int-keyed maps as they are in memory, and had no log.
+notation and the state with its int-keyed maps as they are in memory, and had no log. Format 1 (mqtui
+0.1.0) is format 2 without the game's own copy of its content: :func:`mqtui.saves.codec.decode` looks
+that up in the archive of released contents (:mod:`mqtui.saves.defs`) by the header's content version.
 """
 
 from __future__ import annotations
@@ -73,8 +75,29 @@ def _step_0(d: Plain) -> Plain:
     }
 
 
-READERS: dict[int, Callable[[bytes], Plain]] = {0: _read_0}
-STEPS: dict[int, Callable[[Plain], Plain]] = {0: _step_0}
+class Game1(msgspec.Struct, kw_only=True):
+    """The body of a format-1 save (mqtui 0.1.0), frozen here: the parts the migration passes on
+    unchanged are left undecoded until the current :class:`Game` validates them."""
+
+    seed: int
+    seats: Annotated[list[Any], msgspec.Meta(min_length=2, max_length=6)]
+    actions: Annotated[list[Any], msgspec.Meta(max_length=2_000_000)]
+    snapshot: dict[str, Any]
+    start: dict[str, Any] | None = None
+    log: Annotated[list[Any], msgspec.Meta(max_length=100_000)] = []
+
+
+def _read_1(body: bytes) -> Plain:
+    return msgspec.structs.asdict(msgspec.msgpack.decode(body, type=Game1))
+
+
+def _step_1(d: Plain) -> Plain:
+    """Format 1 -> 2: the same game, without its content (``decode`` looks it up in the archive)."""
+    return {**d, "content": None}
+
+
+READERS: dict[int, Callable[[bytes], Plain]] = {0: _read_0, 1: _read_1}
+STEPS: dict[int, Callable[[Plain], Plain]] = {0: _step_0, 1: _step_1}
 
 
 def upgrade(fmt: int, body: bytes, target: type[Game] = Game) -> Game:

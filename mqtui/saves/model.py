@@ -1,13 +1,15 @@
-"""The shapes of a save file (format 1), as msgspec Structs: the header and the game.
+"""The shapes of a save file (format 2), as msgspec Structs: the header and the game.
 
 A save file is three standard msgpack values one after the other (see ``docs/store.md``):
 
 1. the *prefix*, a fixed 32-byte array ``["mqtui-save", format, header_len, body_len, crc32]``;
 2. the *header*, a small map (:class:`Header`): program and content versions and a summary for listings;
-3. the *body*, a map (:class:`Game`): seed, seats, the action log, the state snapshot, the log's tail.
+3. the *body*, a map (:class:`Game`): seed, seats, the action log, the state snapshot, the log's tail,
+   and the game's own copy of its content (:class:`Defs`).
 
 Every map has string keys. Cards are physical card numbers (uids) and rooms are content indexes, exactly
-as in :class:`~mqtui.engine.state.State`; the header's content version pins their meaning. The state's
+as in :class:`~mqtui.engine.state.State`; they mean something in the content the save carries (the
+header's content version names it), which is the content the game continues with. The state's
 two int-keyed maps (``grid`` and ``edges``) are stored beside it as lists of pairs (:class:`StateRec`),
 so that the file holds no map with non-string keys.
 """
@@ -23,9 +25,9 @@ from mqtui import paths
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.state import State
 
-FORMAT = 1  # the save format this program writes
+FORMAT = 2  # the save format this program writes
 OLDEST_FORMAT = 0  # the oldest format it still reads (through migrations)
-READER = "0.1.0"  # the first mqtui version that reads FORMAT: written into every header
+READER = "0.2.0"  # the first mqtui version that reads FORMAT: written into every header
 
 MAGIC = b"mqtui-save"
 PREFIX_SIZE = 32
@@ -115,8 +117,17 @@ def _py(t: msgspec.inspect.Type) -> Any:
 INT_MAPS = _int_keyed_maps()
 
 
+class Defs(msgspec.Struct, kw_only=True):
+    """The content a game was made with (base and packs merged), carried in its save: ``data`` is the
+    :class:`~mqtui.engine.defs.Content` as msgpack, zlib-compressed (see :mod:`mqtui.saves.defs`)."""
+
+    format: int = 1  # the shape of ``data``: bumped (with a conversion) if the definitions change shape
+    version: Short  # the content version (the same as the header's)
+    data: Annotated[bytes, msgspec.Meta(max_length=4 * 1024 * 1024)]
+
+
 class Game(msgspec.Struct, kw_only=True):
-    """The body of a format-1 save (as decoded)."""
+    """The body of a format-2 save (as decoded)."""
 
     seed: int
     seats: Annotated[list[SeatRec], msgspec.Meta(min_length=2, max_length=6)]
@@ -124,6 +135,7 @@ class Game(msgspec.Struct, kw_only=True):
     snapshot: StateRec
     start: StateRec | None = None  # the first state, when the game did not start from the seed
     log: Annotated[list[Event], msgspec.Meta(max_length=100_000)] = []
+    content: Defs | None = None  # None only in a migrated save whose content is not archived
 
 
 class GameOut(msgspec.Struct, kw_only=True):
@@ -135,6 +147,7 @@ class GameOut(msgspec.Struct, kw_only=True):
     snapshot: msgspec.Raw
     start: msgspec.Raw | None = None
     log: msgspec.Raw
+    content: msgspec.Raw | None = None
 
 
 @dataclass
@@ -149,6 +162,7 @@ class SaveData:
     start: State | None = None  # None: the game starts from ``Engine.new_game(seats, seed)``
     log: list[Event] = field(default_factory=list)
     format: int = FORMAT  # the format the file was read from
+    defs: Defs | None = None  # the content the game was made with (None: an old save, content unknown)
 
 
 def summarise(state: State, seats: list[SeatRec], actions: int) -> Summary:

@@ -46,6 +46,7 @@ class MQApp(App[None]):
         seed: int | None = None,
         load: Path | None = None,
         bot_delay: float | None = None,
+        packs: Sequence[str] = (),
     ) -> None:
         """
         Args:
@@ -56,6 +57,7 @@ class MQApp(App[None]):
             seed: the seed for ``new_game``.
             load: open this saved game at once.
             bot_delay: seconds between computer moves (overrides the settings; 0 in tests).
+            packs: content packs (names) for ``new_game``.
         """
         self.settings = settings if settings is not None else load_settings()
         self.save_settings_file = save_settings_file
@@ -64,6 +66,7 @@ class MQApp(App[None]):
         self.local = store is None
         self._new_game = list(new_game) if new_game else None
         self._seed = seed
+        self._packs = tuple(packs)
         self._load = load
         loaded = load_themes()
         self.theme_labels = loaded.labels
@@ -95,7 +98,7 @@ class MQApp(App[None]):
         if self.initial_store is not None:
             self.open_game(self.initial_store)
         elif self._new_game:
-            self.start_new_game(self._new_game, self._seed)
+            self.start_new_game(self._new_game, self._seed, self._packs)
         elif self._load is not None:
             self.open_file(self._load)
         self._mq_ready = True
@@ -133,11 +136,13 @@ class MQApp(App[None]):
 
     # -- games ----------------------------------------------------------------------------------------
 
-    def start_new_game(self, specs: Sequence[SeatSpec], seed: int | None = None) -> None:
-        """Start a local game (raises ValueError for a bad table)."""
+    def start_new_game(
+        self, specs: Sequence[SeatSpec], seed: int | None = None, packs: Sequence[str] = ()
+    ) -> None:
+        """Start a local game with content ``packs`` (raises ValueError for a bad table or pack)."""
         from mqtui.ui.session import new_store
 
-        store = new_store(specs, seed, bot_delay=self.bot_delay)
+        store = new_store(specs, seed, bot_delay=self.bot_delay, packs=packs)
         self.open_game(cast("GameStore", store))  # LocalStore.cards is a property: see the report
 
     def open_game(self, store: GameStore) -> None:
@@ -319,11 +324,17 @@ class MQApp(App[None]):
         self.push_screen(RulesScreen())
 
     def show_cards(self) -> None:
-        from mqtui.ui.screens.cards import CardBrowserScreen
-        from mqtui.ui.session import engine
+        from mqtui.packs import game_packs
+        from mqtui.ui.screens.cards import CardBrowserScreen, game_entries, installed_entries
 
-        content = self.game_store.cards.content if self.game_store is not None else engine().content
-        self.push_screen(CardBrowserScreen(content))
+        store = self.game_store
+        if store is not None:
+            self.push_screen(CardBrowserScreen(items=game_entries(store.cards.content, game_packs(store))))
+            return
+        found, broken = installed_entries()  # the base and every installed pack
+        for line in broken:
+            self.notify(line, title="Pack left out", severity="warning")
+        self.push_screen(CardBrowserScreen(items=found))
 
 
 __all__ = ["MQApp"]

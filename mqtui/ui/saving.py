@@ -59,14 +59,33 @@ def load_game(path: Path, bot_delay: float = 0.4) -> LocalStore:
     """Open a saved game as a local store; raises SaveFailed."""
     from mqtui import saves
     from mqtui.store import LocalStore
-    from mqtui.ui.session import engine
 
     try:
-        return LocalStore.load(path, engine(), bot_delay=bot_delay)
+        return LocalStore.load(path, engine_for_save(path), bot_delay=bot_delay)
     except saves.SaveError as exc:
         raise SaveFailed(str(exc)) from None
     except OSError as exc:
         raise SaveFailed(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def engine_for_save(path: Path) -> Any:
+    """The engine for a save's packs (the base content if its header cannot be read: the load then
+    says why). Raises SaveError naming a pack the save needs that is not installed here."""
+    from mqtui import saves
+    from mqtui.packs import PackError, missing_pack
+    from mqtui.ui.session import engine
+
+    try:
+        packs = saves.read_header(path)[1].packs
+    except (saves.SaveError, OSError):
+        packs = []
+    why = missing_pack(packs)
+    if why:
+        raise saves.SaveError(why)
+    try:
+        return engine(packs)
+    except PackError as exc:
+        raise saves.SaveError(str(exc)) from None
 
 
 def start_autosave(store: GameStore, path: Path | None = None) -> bool:

@@ -16,12 +16,11 @@ DEFAULT_NAMES = ("Ann", "Grizzlebeard", "Dame Pointy", "Snaggletooth", "Mopsy", 
 BOT_LABELS = {"random": "Computer (random)", "normal": "Computer (normal)", "hard": "Computer (hard)"}
 
 
-@lru_cache(maxsize=1)
-def engine() -> Engine:
-    """The engine for the shipped content, loaded once per process."""
-    from mqtui.engine.content import load_content
+def engine(packs: Sequence[str] = ()) -> Engine:
+    """The engine for the base content plus ``packs`` (loaded once per process); raises PackError."""
+    from mqtui.packs import engine_for
 
-    return Engine(load_content())
+    return engine_for(packs)
 
 
 @lru_cache(maxsize=8)
@@ -98,8 +97,20 @@ def parse_players(text: str) -> list[SeatSpec]:
     return specs
 
 
-def new_store(specs: Sequence[SeatSpec], seed: int | None = None, bot_delay: float = 0.4) -> LocalStore:
+def new_store(
+    specs: Sequence[SeatSpec], seed: int | None = None, bot_delay: float = 0.4, packs: Sequence[str] = ()
+) -> LocalStore:
+    """A new local game; ``packs`` (names) are layered on the base content and saved with the game.
+    Raises ValueError for a bad table or a pack that is missing or broken."""
+    from mqtui.packs import PackError
+
     seats = build_seats(specs)
+    try:
+        game_engine = engine(packs)
+    except PackError as exc:
+        raise ValueError(str(exc)) from None
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
-    return LocalStore.new(engine(), seats, seed, bot_delay=bot_delay)
+    store = LocalStore.new(game_engine, seats, seed, bot_delay=bot_delay)
+    store.packs = tuple(packs)
+    return store

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 
 import msgspec
 
+from mqtui.atomic import write_atomic
 from mqtui.paths import data_dir
 from mqtui.ui.themes import DEFAULT_THEME
 
@@ -40,10 +40,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write the settings atomically; failures (read-only folder) are ignored."""
     path = settings_path() if path is None else path
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(msgspec.json.format(msgspec.json.encode(settings)))
-        os.replace(tmp, path)
+        write_atomic(path, msgspec.json.format(msgspec.json.encode(settings)))
 
 
 def speed_name(delay: float) -> str:

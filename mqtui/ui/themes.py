@@ -22,7 +22,7 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from mqtui.paths import THEMES_DIR
+from mqtui.paths import THEMES_DIR, user_themes_dir
 
 DEFAULT_THEME = "mq-dark"
 
@@ -125,12 +125,14 @@ def load_theme_file(path: Path) -> tuple[Theme, str]:
 
 
 def load_themes(folder: Path | None = None) -> LoadedThemes:
-    """Every valid theme in ``folder`` (default: the shipped themes); bad files are reported, not fatal."""
-    folder = THEMES_DIR if folder is None else folder
+    """Every valid theme in ``folder`` (default: the shipped themes, then the player's own in the data
+    folder's ``themes/``, which may replace a shipped one by name); bad files are reported, not fatal."""
+    folders = [THEMES_DIR, user_themes_dir()] if folder is None else [folder]
     themes: dict[str, Theme] = {}
     labels: dict[str, str] = {}
     errors: list[str] = []
-    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+    files = [p for f in folders if f.is_dir() for p in sorted(f.glob("*.toml"))]
+    for path in files:
         try:
             theme, label = load_theme_file(path)
         except ThemeError as exc:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,30 +24,61 @@ class Entry:
     text: str
     flavour: str = ""
     count: int = 1
+    id: str = ""
+    pack: str = ""  # the content pack it comes from ("" for the base game)
 
 
 def entries(content: Content) -> list[Entry]:
     out: list[Entry] = []
     for d in content.dxm:
-        out.append(Entry("DxM", d.name, d.kind.replace("_", " "), d.text, count=d.count))
+        out.append(Entry("DxM", d.name, d.kind.replace("_", " "), d.text, count=d.count, id=d.id))
     for t in content.treasures:
         kind = t.kind if t.kind != "equipment" else f"equipment ({t.slot.replace('_', ' ')})"
         extra = f" · {t.gold} gold" if t.gold else ""
-        out.append(Entry("Treasure", t.name, kind + extra, t.text, count=t.count))
+        out.append(Entry("Treasure", t.name, kind + extra, t.text, count=t.count, id=t.id))
     for m in content.monsters:
         kind = f"Level {m.level} · {m.treasures} Treasure · {m.move}"
         if m.ignores:
             kind += f" · ignores Level ≤{m.ignores}"
-        out.append(Entry("Monster", m.name, kind, m.text, m.flavour, m.count))
+        out.append(Entry("Monster", m.name, kind, m.text, m.flavour, m.count, id=m.id))
     for r in content.races.values():
-        out.append(Entry("Race", r.name, "race", r.text))
+        out.append(Entry("Race", r.name, "race", r.text, id=r.id))
     for c in content.classes.values():
-        out.append(Entry("Class", c.name, "class", c.text))
+        out.append(Entry("Class", c.name, "class", c.text, id=c.id))
     for room in (content.entrance, *content.rooms):
-        out.append(
-            Entry("Room", room.name, f"room · map: {room.short}", room.text or "No rule.", room.flavour)
-        )
+        text = room.text or "No rule."
+        out.append(Entry("Room", room.name, f"room · map: {room.short}", text, room.flavour, id=room.id))
     return out
+
+
+def installed_entries() -> tuple[list[Entry], list[str]]:
+    """The base game's entries, then each installed pack's new or changed ones (marked with the pack);
+    and one line for each broken pack (left out)."""
+    from mqtui.engine.content import load_content
+    from mqtui.packs import scan
+    from mqtui.paths import BASE_CONTENT_DIR
+
+    base = entries(load_content([BASE_CONTENT_DIR]))
+    out, broken = list(base), []
+    for pack in scan():
+        if not pack.ok:
+            broken.append(f"{pack.name}: {pack.errors[0]}")
+            continue
+        layered = entries(load_content([BASE_CONTENT_DIR, pack.path]))
+        out += [replace(e, pack=pack.label) for e in layered if e not in base]
+    return out, broken
+
+
+def game_entries(content: Content, packs: Sequence[str]) -> list[Entry]:
+    """A game's entries, those its ``packs`` bring or change marked with the packs' titles."""
+    if not packs:
+        return entries(content)
+    from mqtui.engine.content import load_content
+    from mqtui.packs import describe
+    from mqtui.paths import BASE_CONTENT_DIR
+
+    base, label = entries(load_content([BASE_CONTENT_DIR])), describe(packs)
+    return [e if e in base else replace(e, pack=label) for e in entries(content)]
 
 
 class CardBrowserScreen(Screen[None]):
@@ -61,9 +93,13 @@ class CardBrowserScreen(Screen[None]):
     CardBrowserScreen #detail { width: 1fr; border: round $primary; padding: 0 1; }
     """
 
-    def __init__(self, content: Content) -> None:
+    def __init__(self, content: Content | None = None, *, items: list[Entry] | None = None) -> None:
+        """The entries of ``content``, or the given ``items``."""
         super().__init__()
-        self.all = entries(content)
+        if items is None:
+            assert content is not None
+            items = entries(content)
+        self.all = items
         self.shown: list[Entry] = []
 
     def compose(self) -> ComposeResult:
@@ -82,12 +118,15 @@ class CardBrowserScreen(Screen[None]):
     def _fill(self, query: str) -> None:
         q = query.lower().strip()
         self.shown = [
-            e for e in self.all if not q or q in e.name.lower() or q in e.text.lower() or q in e.group.lower()
+            e for e in self.all if not q or any(q in x.lower() for x in (e.name, e.text, e.group, e.pack))
         ]
         options = self.query_one("#cards", OptionList)
         options.clear_options()
         options.add_options(
-            [Option(Text.assemble((f"{e.group:<8} ", "dim"), (e.name, "bold"))) for e in self.shown]
+            [
+                Option(Text.assemble((f"{e.group:<8} ", "dim"), (e.name, "bold"), (" +" if e.pack else "")))
+                for e in self.shown
+            ]
         )
         if self.shown:
             options.highlighted = 0
@@ -104,6 +143,8 @@ class CardBrowserScreen(Screen[None]):
         body = Text.assemble((e.name, "bold"), "\n", (f"{e.group} · {e.kind}", "italic"))
         if e.count > 1:
             body.append(f" · {e.count} copies", "italic")
+        if e.pack:
+            body.append(f"\nFrom the pack {e.pack}", "italic")
         body.append(f"\n\n{e.text}")
         if e.flavour:
             body.append(f"\n\n{e.flavour}", "dim italic")

@@ -31,6 +31,12 @@ def kind_options(optional: bool) -> list[tuple[str, str]]:
     return out
 
 
+def pack_label(packs: list[str]) -> str:
+    from mqtui.packs import describe
+
+    return f"Packs: {describe(packs) or 'none (the base game)'} ▸"
+
+
 class NewGameScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="new.start"),
@@ -47,6 +53,7 @@ class NewGameScreen(Screen[None]):
     NewGameScreen #seed-row { height: 1; margin-top: 0; }
     NewGameScreen #seed-row Label { width: 10; }
     NewGameScreen #seed { width: 22; }
+    NewGameScreen #packs { margin-left: 4; width: 1fr; }
     NewGameScreen #buttons { height: 3; align: right middle; }
     NewGameScreen #error { color: $error; height: auto; }
     NewGameScreen Button { margin-left: 1; }
@@ -84,14 +91,30 @@ class NewGameScreen(Screen[None]):
             with Horizontal(id="seed-row"):
                 yield Label("Seed")
                 yield Input(placeholder="random", id="seed", compact=True, restrict=r"[0-9]*")
+                yield Button(pack_label(self.packs), id="packs", compact=True)
             yield Static(id="error")
             with Horizontal(id="buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Back", id="back")
         yield Footer()
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.packs: list[str] = []  # content packs (names) for the game, in order
+
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
+
+    def choose_packs(self) -> None:
+        from mqtui.packs import scan
+        from mqtui.ui.screens.packs import PackChooser
+
+        def chosen(names: list[str] | None) -> None:
+            if names is not None:
+                self.packs = names
+                self.query_one("#packs", Button).label = pack_label(names)
+
+        self.app.push_screen(PackChooser(scan(), self.packs), chosen)
 
     def specs(self) -> list[SeatSpec]:
         out = []
@@ -111,6 +134,8 @@ class NewGameScreen(Screen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
             self.action_start()
+        elif event.button.id == "packs":
+            self.choose_packs()
         else:
             self.action_back()
 
@@ -123,7 +148,7 @@ class NewGameScreen(Screen[None]):
         if start is None:
             return
         try:
-            start(self.specs(), self.seed())
+            start(self.specs(), self.seed(), packs=self.packs)
         except ValueError as exc:
             error.update(f"Cannot start: {exc}")
 

@@ -1,0 +1,181 @@
+"""The built program is the whole program: build the sdist, build the wheel from it, install the wheel
+into a fresh virtual environment outside the source tree, and use ``mqtui`` from yet another folder.
+
+Offline and quick: the build runs the setuptools of this environment (no build isolation), and the
+fresh environment borrows the already installed dependencies (textual, rich, ...) through a ``.pth``
+line, so only mqtui itself comes from the wheel (the test checks that it does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
+
+HEADLESS = """
+import asyncio, json, sys
+import mqtui
+from mqtui import paths
+from mqtui.ui.app import MQApp
+from mqtui.ui.screens.rules import MISSING, rules_markdown
+from mqtui.ui.settings import Settings
+
+async def main():
+    app = MQApp(settings=Settings(bot_delay=0.0, auto_pass=False), save_settings_file=False, bot_delay=0)
+    out = {"module": mqtui.__file__, "seeds": str(paths.SEEDS_DIR), "rules": rules_markdown() != MISSING}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        out["first"] = type(app.screen).__name__
+        out["themes"] = sorted(app.theme_labels)
+        out["theme_errors"] = list(app.theme_errors)
+        await pilot.press("n")
+        out["new"] = type(app.screen).__name__
+        await pilot.press("ctrl+s")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if type(app.screen).__name__ == "GameScreen":
+                break
+        out["game"] = type(app.screen).__name__
+        out["seats"] = len(app.game_store.seats) if app.game_store else 0
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+
+def _setuptools_problem() -> str | None:
+    try:
+        import setuptools
+    except ImportError:
+        return "setuptools is not installed in this environment"
+    major = int(setuptools.__version__.split(".")[0])
+    return None if major >= 77 else f"setuptools {setuptools.__version__} is older than 77"
+
+
+def _copy_source(dest: Path) -> Path:
+    """What the sdist is built from: the package (with its _data links) and the top-level folders."""
+    src = dest / "src"
+    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "screenshots", "*.egg-info")
+    for name in ("mqtui", "seeds", "themes", "docs"):
+        shutil.copytree(ROOT / name, src / name, symlinks=True, ignore=junk)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    return src
+
+
+def _build(python: str, source: Path, hook: str, out: Path) -> Path:
+    code = f"from setuptools import build_meta as m; print(m.{hook}({str(out)!r}))"
+    done = subprocess.run([python, "-c", code], cwd=source, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{hook} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return out / done.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """Build, install into a fresh venv; the env and folders to run the installed ``mqtui`` in."""
+    problem = _setuptools_problem()
+    if problem:
+        pytest.skip(f"cannot build the wheel offline: {problem} (run ./test to refresh .venv)")
+    tmp = tmp_path_factory.mktemp("wheel")
+    dist = tmp / "dist"
+    sdist = _build(sys.executable, _copy_source(tmp), "build_sdist", dist)
+    with tarfile.open(sdist) as tar:
+        tar.extractall(tmp / "unpacked", filter="data")
+    (unpacked,) = (tmp / "unpacked").iterdir()
+    wheel = _build(sys.executable, unpacked, "build_wheel", dist)  # the wheel comes from the sdist
+    env_dir = tmp / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index"]
+    done = subprocess.run([*pip, str(wheel)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    # the dependencies already installed here (a path line: this environment's .pth files, such as
+    # the editable mqtui's, are not run)
+    Path(purelib, "_deps_from_test_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    elsewhere = tmp / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MQTUI_", "PYTHON"))}
+    env.update(HOME=str(tmp / "home"), MQTUI_DATA=str(tmp / "data"), TERM="xterm-256color", COLUMNS="80")
+    return {"wheel": wheel, "sdist": sdist, "bin": env_dir / "bin", "cwd": elsewhere, "env": env}
+
+
+def run(installed: dict[str, object], *argv: str) -> subprocess.CompletedProcess[str]:
+    exe = Path(str(installed["bin"])) / argv[0]
+    return subprocess.run(
+        [str(exe), *argv[1:]],
+        cwd=str(installed["cwd"]),
+        env=installed["env"],  # type: ignore[arg-type]
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_wheel_and_sdist_carry_content_themes_and_docs(installed: dict[str, object]) -> None:
+    names = zipfile.ZipFile(str(installed["wheel"])).namelist()
+    for needed in (
+        "mqtui/_data/seeds/base/monsters.toml",
+        "mqtui/_data/seeds/packs/looking-for-trouble/pack.toml",
+        "mqtui/_data/seeds/scenarios/3.2-half-breed.toml",
+        "mqtui/_data/themes/mq-light.toml",
+        "mqtui/_data/docs/rules.md",
+        "mqtui/ui/app.tcss",
+    ):
+        assert needed in names
+    with tarfile.open(str(installed["sdist"])) as tar:
+        assert any(n.endswith("mqtui/_data/seeds/base/monsters.toml") for n in tar.getnames())
+
+
+def test_installed_mqtui_works_from_another_folder(installed: dict[str, object]) -> None:
+    from mqtui import __version__
+
+    version = run(installed, "mqtui", "--version")
+    assert version.returncode == 0 and version.stdout.strip() == f"mqtui {__version__}"
+    check = run(installed, "mqtui", "content", "check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "content OK" in check.stdout and "looking-for-trouble: OK" in check.stdout
+    sim = run(installed, "mqtui", "sim", "--games", "3", "--players", "4", "--json")
+    assert sim.returncode == 0, sim.stderr
+    assert json.loads(sim.stdout)["games"] == 3
+    cards = run(installed, "mqtui", "cards", "--kind", "monster")
+    assert cards.returncode == 0 and "Monsters (" in cards.stdout, cards.stderr
+    scenarios = run(installed, "mqtui", "scenario", "-q")
+    assert scenarios.returncode == 0 and " passed, 0 failed" in scenarios.stdout, scenarios.stdout
+    helped = run(installed, "python", "-m", "mqtui", "--help")
+    assert helped.returncode == 0 and "  serve " in helped.stdout
+
+
+def test_installed_app_opens_its_title_screen_and_a_new_game(installed: dict[str, object]) -> None:
+    done = run(installed, "python", "-c", HEADLESS)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    venv_dir = str(Path(str(installed["bin"])).parent)
+    assert out["module"].startswith(venv_dir), "mqtui came from somewhere else than the wheel"
+    assert out["seeds"].startswith(venv_dir)
+    assert out["rules"], "the in-app rules are missing"
+    assert {"mq-dark", "mq-light", "mq-contrast", "mq-colourblind"} <= set(out["themes"])
+    assert out["theme_errors"] == []
+    assert (out["first"], out["new"], out["game"], out["seats"]) == (
+        "TitleScreen",
+        "NewGameScreen",
+        "GameScreen",
+        4,
+    )
