@@ -134,7 +134,7 @@ def test_the_wheel_and_sdist_carry_content_themes_and_docs(installed: dict[str, 
     for needed in (
         "mqtui/_data/seeds/base/monsters.toml",
         "mqtui/_data/seeds/packs/standing-room-only/pack.toml",
-        "mqtui/_data/seeds/scenarios/3.2-half-breed.toml",
+        "mqtui/_data/seeds/scenarios/3.2-mixed-heritage.toml",
         "mqtui/_data/themes/mq-light.toml",
         "mqtui/_data/docs/rules.md",
         "mqtui/ui/app.tcss",
