@@ -7,6 +7,9 @@ Matchups (seats rotate game by game, so every kind plays every seat equally ofte
 - ``normal-vs-random``: one normal bot against three random bots (target: normal wins >= 90%).
 - ``hard-vs-normal``: one hard bot against three normal bots (target: hard wins >= 40%).
 - ``normal-x4``: four normal bots (target: >= 99% finish before the round cap; game length in rounds).
+- ``normal-vs-easy``: one normal bot against three easy bots (target: normal wins clearly more than its
+  fair share, 25%: the interval's low end above it).
+- ``easy-vs-random``: one easy bot against three random bots (target: easy wins clearly more than 25%).
 - ``pace`` (with ``--pace``): where the levels of four normal bots come from, when the room stack runs
   out, and how unfinished games end up (why games are as long as they are).
 
@@ -38,11 +41,15 @@ MATCHUPS: dict[str, tuple[str, ...]] = {
     "normal-vs-random": ("normal", "random", "random", "random"),
     "hard-vs-normal": ("hard", "normal", "normal", "normal"),
     "normal-x4": ("normal", "normal", "normal", "normal"),
+    "normal-vs-easy": ("normal", "easy", "easy", "easy"),
+    "easy-vs-random": ("easy", "random", "random", "random"),
 }
 TARGETS = {
     "normal-vs-random": ("win rate of normal", ">= 0.90"),
     "hard-vs-normal": ("win rate of hard", ">= 0.40"),
     "normal-x4": ("games finished", ">= 0.99"),
+    "normal-vs-easy": ("win rate of normal", "interval above 0.25"),
+    "easy-vs-random": ("win rate of easy", "interval above 0.25"),
 }
 
 _engine: Engine | None = None

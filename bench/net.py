@@ -1,7 +1,13 @@
 """Network play, measured: how fast an action reaches every player, how many bytes a player gets, and
 what a connected player costs in memory.
 
-    .venv/bin/python bench/net.py [--actions 400] [--pings 400] [--no-ssh] [--json]
+    .venv/bin/python bench/net.py [--sizes 1,50,200] [--modes fork,spawn] [--table-actions 6]
+    .venv/bin/python bench/net.py --protocol [--actions 400] [--pings 400] [--no-ssh] [--json]
+
+By default: many SSH sessions at once (see ``bench/net_sessions.py``): for each number of sessions,
+memory per session, CPU per action per session and key press to the player's own screen and to the
+other players' screens, with session apps forked from the fork server and (the baseline, as before)
+started as fresh processes. With ``--protocol``, the figures below.
 
 The authority runs as a real ``mqtui serve --no-ssh --socket PATH`` process with four human seats; four
 protocol-level clients (:class:`~mqtui.net.netstore.NetStore`) join it with their join codes from this
@@ -283,7 +289,24 @@ async def main() -> None:
     parser.add_argument("--ssh-actions", type=int, default=20)
     parser.add_argument("--no-ssh", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--protocol", action="store_true", help="the protocol figures (one table)")
+    parser.add_argument("--sizes", default="1,50,200", help="numbers of concurrent sessions")
+    parser.add_argument("--modes", default="fork,spawn", help="fork (fork server), spawn (a process each)")
+    parser.add_argument("--table-actions", type=int, default=6, help="actions each table plays")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds before each action of a table")
     args = parser.parse_args()
+    if not args.protocol:
+        from net_sessions import sessions_bench
+
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["MQTUI_DATA"] = str(Path(d) / "data")
+            os.environ.pop("MQTUI_NET_APP", None)
+            sizes = [int(x) for x in args.sizes.split(",")]
+            modes = args.modes.split(",")
+            figures = await sessions_bench(Path(d), sizes, modes, args.table_actions, args.think)
+        if args.json:
+            print(json.dumps([vars(f) for f in figures], indent=2))
+        return
     engine = Engine(load_content())
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as d:

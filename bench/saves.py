@@ -23,7 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import msgpack  # noqa: E402
+try:
+    import msgpack  # the baseline; a dev-only package (mqtui itself writes saves through msgspec)
+except ImportError:
+    sys.exit("bench/saves.py compares with the msgpack package: install the dev extra (./test does)")
 
 from mqtui import saves  # noqa: E402
 from mqtui.engine.content import load_content  # noqa: E402

@@ -32,11 +32,12 @@ HUMAN = "human"
 REMOTE = "remote"
 PEOPLE = (HUMAN, REMOTE)  # seats played by a person: their actions can be undone
 
-# Bot reasons are logged only for decisions whose why matters to the table (help, interference);
-# the engine's own event already says what a bot equipped, moved or played.
+# Bot reasons stay out of the log (they read like debug output there): the last few are kept in
+# ``LocalStore.reasons`` for a "why?" view, for the decisions whose why matters to the table.
 EXPLAINED_KINDS = frozenset(
     ("invite", "accept", "decline", "enhance", "use", "wander", "dice", "curse", "challenge")
 )
+REASONS_KEPT = 30
 LOG_TAIL = 150  # log events kept in a save, for the UI's scrollback after loading
 UNDO_DEPTH = 64
 
@@ -90,6 +91,16 @@ class Snapshot:
 
 
 Listener = Callable[[Snapshot], None]
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a computer player did what it did (shown on request, never in the log)."""
+
+    round: int
+    seat: int
+    action: Action
+    why: str
 
 
 class GameStore(Protocol):
@@ -191,6 +202,7 @@ class LocalStore:
     _busy: int = 0  # > 0 while an action or an undo is half-way
     _lines: dict[int, list[str]] = field(default_factory=dict)
     _lines_at: dict[int, int] = field(default_factory=dict)
+    reasons: list[Reason] = field(default_factory=list)  # the computer players' last reasons, oldest first
 
     def __post_init__(self) -> None:
         for i, seat in enumerate(self.seats):
@@ -336,7 +348,8 @@ class LocalStore:
 
     def _play_bot(self, who: int, choice: Choice) -> None:
         if choice.why and choice.action.kind in EXPLAINED_KINDS:
-            self.log.append(Event("bot", f"{self.seats[who].name}: {choice.why}"))
+            self.reasons.append(Reason(self.state.round, who, choice.action, choice.why))
+            del self.reasons[:-REASONS_KEPT]
         self.apply(choice.action)
 
     def _kick_bots(self) -> None:

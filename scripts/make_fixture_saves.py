@@ -5,7 +5,7 @@
   20240501) made with the test content ``tests/fixtures/minimal_content``, in every format this program
   reads. The tests check that each reads, that the old ones migrate to exactly the current one, and that
   they validate against that content. Only the current format's file is written; an older format's file
-  is written only if it is missing (format 0, from its writer in ``mqtui.saves.migrate``): old fixtures
+  is written only if it is missing (format 0, from its writer here: :func:`encode_format0`): old fixtures
   are what old files look like and are never rewritten.
 - ``saves/sample.mqsave``: a four-player game with the base content, to try ``mqtui check``,
   ``mqtui replay`` and ``mqtui saves --dir saves`` on. It carries its content, so it stays playable when
@@ -26,10 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import msgspec  # noqa: E402
+
 from mqtui import saves  # noqa: E402
+from mqtui.engine.actions import to_text  # noqa: E402
 from mqtui.engine.content import load_content  # noqa: E402
 from mqtui.engine.game import Engine  # noqa: E402
-from mqtui.saves.migrate import encode_format0  # noqa: E402
+from mqtui.saves.codec import pack_file  # noqa: E402
 from mqtui.store import LocalStore, Seat  # noqa: E402
 
 FIXTURE_CONTENT = ROOT / "tests" / "fixtures" / "minimal_content"
@@ -46,6 +49,21 @@ def play(engine: Engine, seats: tuple[Seat, ...], seed: int, rounds: int) -> Loc
             who = engine.deciding(store.state)
             store.apply(pick.choice(engine.legal(store.state, who)))
     return store
+
+
+def encode_format0(data: saves.SaveData) -> bytes:
+    """A save in format 0 (never released; the first link of the migrations in ``mqtui.saves.migrate``):
+    the actions in the text notation, the state with its int-keyed maps as they are in memory, no log."""
+    header = msgspec.structs.replace(data.header, reader="0.0.0")
+    body = msgspec.msgpack.encode(
+        {
+            "seed": data.seed,
+            "players": [(p.name, p.colour, p.kind) for p in data.seats],
+            "actions": [to_text(a) for a in data.actions],
+            "state": data.state,
+        }
+    )
+    return pack_file(msgspec.msgpack.encode(header), body, fmt=0)
 
 
 def main() -> int:

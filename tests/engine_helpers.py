@@ -17,7 +17,7 @@ from typing import Any
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.combat import hero_terms, monster_terms
 from mqtui.engine.content import load_content
-from mqtui.engine.defs import DxmDef, MonsterDef, TreasureDef
+from mqtui.engine.defs import MonsterDef, TreasureDef
 from mqtui.engine.game import Engine
 from mqtui.engine.scenario import build, resolve_action
 from mqtui.engine.state import HIDDEN, REWARD, State, cell_key, edge_key
@@ -51,12 +51,6 @@ def do(s: State, *texts: str) -> list[Event]:
 def texts(events: list[Event]) -> str:
     """All public event texts, one per line (for ``in`` checks)."""
     return "\n".join(e.text for e in events)
-
-
-def legal_texts(s: State, seat: int | None = None) -> list[str]:
-    e = engine()
-    who = e.deciding(s) if seat is None else seat
-    return [str(a) for a in e.legal(s, who)]
 
 
 def uid(card_id: str, n: int = 0) -> int:
@@ -167,10 +161,6 @@ def mdef(card_id: str) -> MonsterDef:
 
 def tdef(card_id: str) -> TreasureDef:
     return engine().cards.treasure[uid(card_id)]
-
-
-def ddef(card_id: str) -> DxmDef:
-    return engine().cards.dxm[uid(card_id)]
 
 
 def rooms_with(*wants: dict[str, str], plain: bool = True) -> list[str]:

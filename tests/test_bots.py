@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from mqtui.bots import BOT_KINDS, Choice, make_bot
+from mqtui.bots.easy import EasyBot
 from mqtui.bots.eval import position_score
 from mqtui.bots.hard import HardBot
 from mqtui.bots.knowledge import HAND_ODDS, card_sort, sample_state, unseen_cards, visible_cards
@@ -79,6 +80,7 @@ def ask(engine: Engine, bot: object, s: State) -> Choice:
 # -- legality ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine: Engine) -> None:
     asked = 0
     for drivers, seeds in (("random", range(1, 9)), ("normal", range(20, 26))):
@@ -92,6 +94,7 @@ def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine:
     assert asked >= 2000
 
 
+@pytest.mark.slow
 def test_random_and_hard_bots_choose_only_legal_actions(engine: Engine) -> None:
     asked = 0
     for s in positions(engine, range(40, 46), every=5, drivers="normal"):
@@ -114,12 +117,13 @@ def test_every_bot_kind_can_be_made() -> None:
 # -- determinism and fairness ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
     for s in positions(engine, range(50, 53), every=15, drivers="normal"):
         seat = engine.deciding(s)
         legal = list(engine.legal(s, seat))
         view = view_for(s, seat)
-        for make in (lambda: NormalBot(7), lambda: quick_hard(7)):
+        for make in (lambda: NormalBot(7), lambda: quick_hard(7), lambda: EasyBot(7)):
             first = make().choose(engine, view, seat, legal)
             again = make().choose(engine, copy_state(view), seat, legal)
             assert first == again
@@ -148,6 +152,7 @@ def hide_differently(engine: Engine, s: State, seat: int, rnd: random.Random) ->
     return out
 
 
+@pytest.mark.slow
 def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
     rnd = random.Random(3)
     checked = 0
@@ -161,6 +166,9 @@ def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
         legal = list(engine.legal(s, seat))
         other_legal = list(engine.legal(other, seat))
         assert NormalBot(1).choose(engine, view, seat, legal) == NormalBot(1).choose(
+            engine, other_view, seat, other_legal
+        )
+        assert EasyBot(1).choose(engine, view, seat, legal) == EasyBot(1).choose(
             engine, other_view, seat, other_legal
         )
         if checked % 4 == 0:  # the hard bot samples the hidden cards itself: it must not see them either

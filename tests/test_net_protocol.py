@@ -9,6 +9,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import Action, IllegalAction
@@ -73,14 +74,6 @@ async def _frame(reader: asyncio.StreamReader, timeout: float = 5.0) -> bytes:
     body = await asyncio.wait_for(read_frame(reader, 1 << 24), timeout)
     assert body is not None
     return body
-
-
-async def _until(pred, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    end = asyncio.get_running_loop().time() + timeout
-    while not pred():
-        if asyncio.get_running_loop().time() > end:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
 
 
 async def _next_result(reader: asyncio.StreamReader) -> Result:
@@ -300,8 +293,10 @@ async def test_an_engine_failure_leaves_the_game_unchanged(
 
 async def test_an_away_player_is_not_waited_for_forever(engine: Engine, tmp_path: Path) -> None:
     t = await _open(engine, tmp_path, timeout=0.2)
-    await asyncio.sleep(0.4)
-    assert t.a.state.n == 0  # nobody at the table: nothing moves
+    # nobody at the table: no automatic decision is even scheduled (not a late one: none), so nothing
+    # moves however long the table stays empty
+    assert t.a._next_auto() is None
+    assert t.a.state.n == 0
     s0 = await t.join(engine, "0")
     await s0.send(Action(0, "done"))  # seat 1 never came: its setup is done for it
     await _until(lambda: s0.snapshot().deciding == 0 and s0.snapshot().n >= 2)

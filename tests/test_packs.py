@@ -25,12 +25,6 @@ SHIPPED = "standing-room-only"
 BOTS = [SeatSpec("Ann", "normal"), SeatSpec("Bob", "normal"), SeatSpec("Cy", "normal")]
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def add_user_pack(data: Path, name: str = "my-trouble") -> Path:
     """The shipped expansion copied into the player's packs folder under another name."""
     folder = data / "packs" / name
@@ -164,6 +158,7 @@ def test_cards_shows_a_pack_by_name(data: Path, capsys) -> None:
     assert "Queue-Jumping Goblin" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 async def test_new_game_screen_lists_the_packs_and_the_game_uses_the_ticked_one(data: Path) -> None:
     add_user_pack(data)
     add_broken_pack(data)
@@ -226,7 +221,7 @@ async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
     from mqtui.ui.settings import Settings
 
     app = MQApp(
-        settings=Settings(bot_delay=0.0, auto_pass=False),
+        settings=Settings(bot_delay=0.0, pass_countdown=0),
         save_settings_file=False,
         bot_delay=0,
         new_game=[SeatSpec("Ann"), SeatSpec("Bob", "random")],

@@ -20,6 +20,7 @@ def encode(s) -> bytes:
     return msgspec.msgpack.encode(s)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), choices=st.randoms(use_true_random=False))
 def test_invariants_hold_after_every_action(seed, players, choices):

@@ -97,8 +97,8 @@ def test_losing_costs_a_life_then_an_escape_roll_per_monster():
     s = battle(("skeleton-intern", "damp-squib"), ann={"hand": ["hard-hat", "butter-knife", "sharp-spoon"]})
     ev = fight(s, 1, 6, 5, 4)
     lines = texts(ev)
-    assert "Ann escapes Skeleton Intern (d6 5)" in lines
-    assert "Ann fails to escape Damp Squib (d6 4)" in lines
+    assert "Ann escapes Skeleton Intern (d6 5, 5 needed)" in lines
+    assert "Ann fails to escape Damp Squib (d6 4, 5 needed)" in lines
     assert s.heroes[0].life == 3
     assert s.heroes[0].gold == 300 - 100  # the squib's Bad Stuff
     assert len(s.heroes[0].hand) == 3  # the skeleton's (discard cards) was escaped
@@ -108,7 +108,7 @@ def test_escape_bonus_of_an_elf_and_of_the_room():
     rooms = [{"id": "lost-and-found", "at": [1, 0]}]  # +1 to run away here
     s = battle(("damp-squib",), ann={"race": "elf-card"}, rooms=rooms)
     ev = fight(s, 1, 6, 3)
-    assert "Ann escapes Damp Squib (d6 3 +2)" in texts(ev)
+    assert "Ann escapes Damp Squib (d6 3 +2, 5 needed)" in texts(ev)
 
 
 def test_wizard_d10_escape_avoids_all_bad_stuff():

@@ -31,8 +31,7 @@ SEATS = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", 
 
 
 @pytest.fixture(autouse=True)
-def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+def _clear_cache() -> None:  # (each test has its own data folder: tests/conftest.py)
     clear_cache()
 
 

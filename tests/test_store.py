@@ -3,7 +3,6 @@ loading through the store, autosave off the UI's path, and the signal hooks."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import os
 import random
@@ -14,6 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from waiting import bots_settled, wait_until
 
 import mqtui.saves.autosave as autosave_module
 from mqtui import saves
@@ -27,11 +27,6 @@ from mqtui.store import GameStore, LocalStore, Seat, Snapshot, install_signal_ha
 ROOT = Path(__file__).resolve().parent.parent
 SOLO = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
 HOTSEAT = (Seat("Ann", "red"), Seat("Bob", "blue"))
-
-
-@pytest.fixture(autouse=True)
-def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
 
 
 @functools.cache
@@ -229,7 +224,7 @@ async def test_undo_then_the_bots_wait_for_the_human_again() -> None:
     assert store.can_undo()
     await store.undo()
     assert store.engine.deciding(store.state) == 0
-    await asyncio.sleep(0.15)
+    await bots_settled(store)  # the computer players have stopped (or died trying)
     assert store.engine.deciding(store.state) == 0 and store.actions == []
 
 
@@ -467,10 +462,21 @@ def test_bots_pause_less_for_routine_steps_than_for_play() -> None:
     assert pauses == {"setup": 0.25, "pass": 0.25, "move": 1.0}
 
 
-async def test_a_bot_decides_again_when_the_game_moves_on_while_it_waits() -> None:
+async def test_a_bot_decides_again_when_the_game_moves_on_while_it_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     store = LocalStore.new(engine(), SOLO, 9, bot_delay=0.2)
+    decided: list[int] = []
+    real_decide = store._decide
+
+    def decide(who: int):  # type: ignore[no-untyped-def]
+        decided.append(who)
+        return real_decide(who)
+
+    monkeypatch.setattr(store, "_decide", decide)
     await store.send(Action(0, "done"))
-    await asyncio.sleep(0.01)  # Bob has decided and waits
+    await wait_until(lambda: decided == [1], what="Bob has decided and waits")
     await store.undo()  # ... but Ann takes her action back
-    await asyncio.sleep(0.3)
+    await bots_settled(store)
     assert store.engine.deciding(store.state) == 0 and store.actions == []
+    assert decided == [1]  # Bob's choice for the game that is gone was dropped, not played

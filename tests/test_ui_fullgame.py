@@ -10,18 +10,11 @@ from ui_helpers import local_app, store_for
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.screens.title import TitleScreen
-from mqtui.ui.session import available_bot
 
 TIME_CAP = 60.0  # seconds: a safety net only; a game takes a few hundred actions
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
-    return tmp_path
-
-
-@pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
+@pytest.mark.slow
 async def test_whole_game_between_computer_players() -> None:
     store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=3, setup_done=False)
     app = local_app(store)

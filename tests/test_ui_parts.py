@@ -14,7 +14,7 @@ from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.describe import action_label, card_kind, card_text, hero_letters, log_kind, prompt
 from mqtui.ui.session import build_seats, default_specs, parse_players, resolve_kind
 from mqtui.ui.settings import Settings, load_settings, save_settings
-from mqtui.ui.widgets.map_canvas import draw
+from mqtui.ui.widgets.map_canvas import CONNECTIONS, draw
 
 
 @pytest.fixture(autouse=True)
@@ -67,8 +67,8 @@ def test_a_broken_theme_file_is_reported_not_fatal(tmp_path) -> None:
 
 
 def test_settings_round_trip_and_survive_garbage(data) -> None:
-    save_settings(Settings(theme="mq-light", bot_delay=0.15, auto_pass=False))
-    assert load_settings() == Settings(theme="mq-light", bot_delay=0.15, auto_pass=False)
+    save_settings(Settings(theme="mq-light", bot_delay=0.15, pass_countdown=5))
+    assert load_settings() == Settings(theme="mq-light", bot_delay=0.15, pass_countdown=5)
     (data / "settings.json").write_text("{not json")
     assert load_settings() == Settings()
 
@@ -161,9 +161,10 @@ def test_map_drawing_shows_kinds_by_glyph_not_colour() -> None:
     canvas = draw(store.cards, store.state, hero_letters(store.state.heroes), cursor=(1, 0))
     text = "\n".join("".join(ch for ch, _ in row) for row in canvas.rows)
     assert "Entrance" in text and "CoatCheck" in text
-    assert " D" in text or "D" in text
-    assert "L" in text and "█" in text and "M3" in text and "?" in text
+    assert "+" in text and "#" in text and "█" in text and "M3" in text and "?" in text
     assert "┏" in text  # the cursor room's outline
+    # no connection is drawn with a letter: letters are heroes
+    assert not any(ch.isalpha() for glyphs in CONNECTIONS.values() for ch in glyphs[0] + glyphs[1])
 
 
 # -- palette and undo ---------------------------------------------------------------------------------------
@@ -281,3 +282,15 @@ async def test_a_given_store_opens_on_the_game_and_saves_nothing(data) -> None:
         await pilot.press("q")  # leaves the app (no title screen for a given store)
         await pilot.pause()
     assert not (data / "saves").exists()
+
+
+def test_palette_word_order_does_not_matter() -> None:
+    from mqtui.ui.commands import match_words
+
+    label = "Curse Grizzlebeard with Wrong Turn"
+    for query in ("wrong turn grizz", "curse grizz wrong", "Grizz CURSE"):
+        found = match_words(query, label)
+        assert found is not None, query
+        assert found[1].spans  # the words found are highlighted
+    assert match_words("wrong turn snaggle", label) is None
+    assert match_words("", label) is None

@@ -7,6 +7,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher
 from ui_helpers import add_monster, add_room, empty_hands, give, hero, local_app, make_app, settle, store_for
+from waiting import wait_until
 
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
@@ -35,6 +36,9 @@ def fight_position(players=(("Ann", "human"), ("Bob", "random"))):
 async def walk_into_the_fight(pilot: Pilot[object], app: MQApp, store: LocalStore) -> None:
     """Ann walks north into the monster's room (see ``fight_position``): the fight starts."""
     await settle(pilot, app)
+    if isinstance(app.screen, HandoffScreen):  # hot seat: the keyboard goes to Ann first
+        await pilot.press("enter")
+        await settle(pilot, app)
     await pilot.press("shift+up")
     await settle(pilot, app)
     assert store.state.combat is not None
@@ -44,6 +48,7 @@ def hand_option(hand: CardList, uid: int) -> int:
     return next(i for i in range(hand.option_count) if hand.get_option_at_index(i).id == f"card-{uid}")
 
 
+@pytest.mark.slow
 async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
     store = fight_position()
     give(store, 0, ["traffic-cone-helm"], "equipped")
@@ -84,14 +89,15 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
         assert any("beats" in line and "Skeleton Intern" in line for line in log)
         assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
         assert screen.query_one(ContentSwitcher).current == "combat-main"
-        await pilot.pause(2.6)  # ... for a moment, then the map is back
-        assert screen.query_one(ContentSwitcher).current == "map"
+        switcher = screen.query_one(ContentSwitcher)
+        await wait_until(lambda: switcher.current == "map", what="the map back")  # ... for a moment
 
 
+@pytest.mark.slow
 async def test_helper_invitation_hot_seat() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     store.state.forced = [6, 1]
-    app = make_app(store, auto_pass=True)
+    app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
         await pilot.press("v")  # ask for help: which terms?
@@ -121,11 +127,12 @@ async def test_helper_invitation_hot_seat() -> None:
         assert any("Ann and Bob" in line and "beat" in line for line in screen.snapshot.log)
 
 
+@pytest.mark.slow
 async def test_thrown_item_from_the_next_room() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     (flask,) = give(store, 1, ["flask-of-bravado"])
     store.state.forced = [6, 1]
-    app = make_app(store, auto_pass=True)
+    app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
         await pilot.press("space")  # Ann passes; Bob (in the Entrance, next door) may throw
@@ -157,6 +164,10 @@ async def test_hand_off_hides_the_previous_hand() -> None:
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)  # a hot-seat game opens on the hand-off
+        assert "Ann" in str(app.screen.query_one("#who").render())
+        await pilot.press("enter")
+        await settle(pilot, app)
         screen = app.screen
         hand = screen.query_one(CardList)
         names = [str(hand.get_option_at_index(i).prompt) for i in range(hand.option_count)]
@@ -178,7 +189,11 @@ async def test_hand_off_hides_the_previous_hand() -> None:
         assert not any("Colander Helm" in n for n in names)
 
 
-async def test_charity_by_keys() -> None:
+async def test_charity_in_one_dialog() -> None:
+    """Over the hand limit at the end of the turn: one dialog marks every card to give away at once;
+    Enter with too few marked gives nothing; the footer names what Enter does."""
+    from mqtui.ui.screens.charity import CharityDialog
+
     store = store_for()
     empty_hands(store)
     give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
@@ -191,41 +206,72 @@ async def test_charity_by_keys() -> None:
         await pilot.press("space")  # end the action phase with 7 cards
         await settle(pilot, app)
         assert store.state.frames[-1].kind == "charity"
-        assert "Charity" in str(screen.query_one("#status").render())
-        labels = [str(screen.query_one("#actions").get_option_at_index(i).prompt) for i in range(2)]
-        assert all("to Bob (charity)" in label for label in labels)
-        await pilot.press("1")
+        dialog = app.screen
+        assert isinstance(dialog, CharityDialog)  # opened by itself
+        footer = [
+            b.binding.description for b in dialog.active_bindings.values() if b.binding.show and b.enabled
+        ]
+        assert "Give marked" in footer and "Discard marked" not in footer
+        await pilot.press("space")  # mark the first card
+        await pilot.press("enter")  # one of two: nothing happens
+        assert app.screen is dialog and len(hero(store, 0).hand) == 7
+        await pilot.press("down", "space")
+        marked = list(dialog.marked)
+        assert len(marked) == 2
+        await pilot.press("enter")
         await settle(pilot, app)
-        await pilot.press("1")
-        await settle(pilot, app)
-        assert [a.kind for a in store.actions[-20:]].count("charity") == 2
-        assert sum("Ann gives a card to Bob" in line for line in screen.snapshot.log) == 0  # Ann sees names
+        assert app.screen is screen
+        assert [a.kind for a in store.actions].count("charity") == 2
+        assert all(uid in hero(store, 1).hand for uid in marked)
         assert sum(line.startswith("You give ") and "to Bob" in line for line in screen.snapshot.log) == 2
         assert all(f.kind != "charity" for f in store.state.frames)
 
 
-async def test_copies_of_one_card_are_one_line_with_a_count() -> None:
+async def test_charity_dialog_can_wait_and_enter_in_the_hand_reopens_it() -> None:
+    from mqtui.ui.screens.charity import CharityDialog
+
+    store = store_for()
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand"])  # one over; Ann and Bob both Level 1: it is discarded
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert isinstance(app.screen, CharityDialog)
+        await pilot.press("escape")
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("h")
+        hand = screen.query_one(CardList)
+        footer = [
+            b.binding.description for b in screen.active_bindings.values() if b.binding.show and b.enabled
+        ]
+        assert "Discard…" in footer and "Play" not in footer
+        await pilot.press("enter")
+        assert isinstance(app.screen, CharityDialog)
+        assert len(hero(store, 0).hand) == 6 and hand.option_count > 0
+
+
+def test_copies_of_one_card_are_one_line_with_a_count() -> None:
+    from mqtui.engine.actions import Action
+    from mqtui.ui.describe import labelled
+
     store = store_for()
     empty_hands(store)
     give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado"])
     name = store.cards.names[give(store, 0, ["band-aid-of-paris"] * 3)[0]]
     hero(store, 0).level = 2
-    app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        screen = app.screen
-        await pilot.press("space")  # end the action phase with 7 cards: charity
-        await settle(pilot, app)
-        actions = screen.query_one("#actions")
-        labels = [str(actions.get_option_at_index(i).prompt) for i in range(actions.option_count)]
-        assert len(labels) == len(set(labels)) == 5  # 7 cards, 5 different ones
-        (copies,) = [label for label in labels if name in label]
-        assert copies.endswith("(×3)")
-        await pilot.press(copies[0])  # its number: gives one of the three
-        await settle(pilot, app)
-        assert sum(store.cards.names[u] == name for u in hero(store, 0).hand) == 2
+    store.apply(Action(0, "end"))  # end the action phase with 7 cards: charity
+    snap = store.snapshot(0)
+    labels = [label for label, _ in labelled(snap.legal, snap, store.cards)]
+    assert len(labels) == len(set(labels)) == 5  # 7 cards, 5 different ones
+    (copies,) = [label for label in labels if name in label]
+    assert copies.endswith("(×3)")
 
 
+@pytest.mark.slow
 async def test_monster_phase_moves_monsters() -> None:
     store = store_for()
     empty_hands(store)
@@ -290,34 +336,61 @@ async def test_local_app_opens_over_title() -> None:
         assert isinstance(app.screen, GameScreen)
 
 
-@pytest.mark.parametrize("auto_pass", [False, True])
-async def test_auto_pass_only_when_the_settings_say_so(auto_pass: bool) -> None:
-    """Bob can only pass in Ann's fight: by default he is asked (space passes); with the setting on,
-    he is skipped without even a hand-off."""
+async def test_a_window_with_nothing_to_play_passes_by_itself() -> None:
+    """Bob can only pass in Ann's fight: he is not even called to the keyboard."""
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     store.state.forced = [6, 1]
-    app = make_app(store, auto_pass=auto_pass)
+    app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
         await pilot.press("space")  # Ann passes
         await settle(pilot, app)
-        if auto_pass:
-            assert not isinstance(app.screen, HandoffScreen)
-            assert store.state.combat is None  # everyone else passed for themselves: the fight is over
-            return
+        assert not isinstance(app.screen, HandoffScreen)
+        # Bob passed by himself: the dice are rolled, and Ann (whose fight it is) presses to go on
+        assert store.state.combat is not None and store.state.combat.hero_die == 6
+        assert store.state.frames[-1].seat == 0
+
+
+@pytest.mark.parametrize("press", [None, "h"])
+async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, press: str | None) -> None:
+    """Bob could throw a flask into Ann's fight: a countdown shows in the status line and passes for
+    him; any key stops it, and then he decides."""
+    from mqtui.ui.flow import PassCountdown
+    from mqtui.ui.widgets.status import StatusBar
+
+    monkeypatch.setattr(PassCountdown, "TICK", 3600.0)  # the test moves the clock itself
+    store = fight_position((("Ann", "human"), ("Bob", "human")))
+    give(store, 1, ["flask-of-bravado"])
+    store.state.forced = [6, 1]
+    app = make_app(store, pass_countdown=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await walk_into_the_fight(pilot, app, store)
+        await pilot.press("space")  # Ann passes; Bob (next door, with a flask) may throw
+        await settle(pilot, app)
         assert isinstance(app.screen, HandoffScreen)
         await pilot.press("enter")
         await settle(pilot, app)
         screen = app.screen
-        assert isinstance(screen, GameScreen) and screen.snapshot.seat == 1
-        assert [a.kind for a in screen.snapshot.legal] == ["pass"]
-        assert store.state.combat is not None  # still waiting for Bob
-        await pilot.press("space")
+        assert isinstance(screen, GameScreen)
+        assert screen.snapshot.seat == 1 and screen.passing_by_itself()
+        status = screen.query_one(StatusBar)
+        assert "Passing in 3" in str(status.render())
+        if press:
+            await pilot.press(press)
+            assert not screen.passing_by_itself()
+            assert "Passing" not in str(status.render())
+            assert store.state.frames[-1].seat == 1  # still Bob's to decide
+            return
+        await screen._clock._tick()
+        assert "Passing in 2" in str(status.render())
+        await screen._clock._tick()
+        await screen._clock._tick()  # time is up: Bob passes, the dice are rolled
         await settle(pilot, app)
-        assert store.state.combat is not None and store.state.combat.hero_die == 6  # the dice are rolled
+        assert store.state.combat is not None and store.state.combat.hero_die == 6
+        assert store.state.frames[-1].seat == 0
 
 
-async def test_auto_pass_is_off_by_default() -> None:
+async def test_the_countdown_is_on_by_default() -> None:
     from mqtui.ui.settings import Settings
 
-    assert Settings().auto_pass is False
+    assert Settings().pass_countdown == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ui_helpers import local_app, settle, store_for
+from waiting import wait_until
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.saving import latest_autosave, saves_dir
@@ -21,9 +22,10 @@ def data(tmp_path, monkeypatch):
 
 
 def plain_app() -> MQApp:
-    return MQApp(settings=Settings(auto_pass=False), save_settings_file=False, bot_delay=0)
+    return MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
 
 
+@pytest.mark.slow
 async def test_save_quit_and_continue() -> None:
     store = store_for()
     app = local_app(store)
@@ -98,6 +100,7 @@ async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
         assert app._notifications
 
 
+@pytest.mark.slow
 async def test_resize_below_the_minimum_and_back() -> None:
     store = store_for()
     app = local_app(store)
@@ -106,19 +109,16 @@ async def test_resize_below_the_minimum_and_back() -> None:
         game = app.screen
         assert isinstance(game, GameScreen)
         await pilot.resize_terminal(60, 20)
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, TooSmallScreen)
-        assert "60×20" in str(app.screen.query_one("#message").render())
+        await wait_until(lambda: isinstance(app.screen, TooSmallScreen), what="the too-small screen")
+        await wait_until(lambda: "60×20" in str(app.screen.query_one("#message").render()))
         await pilot.resize_terminal(79, 30)
-        await pilot.pause(0.1)
+        await wait_until(lambda: "79×30" in str(app.screen.query_one("#message").render()))
         assert isinstance(app.screen, TooSmallScreen)
         await pilot.resize_terminal(120, 40)
-        await pilot.pause(0.1)
-        assert app.screen is game
-        assert game.has_class("-wide") and game.has_class("-tall")
+        await wait_until(lambda: app.screen is game and game.has_class("-wide"), what="the game, wide")
+        assert game.has_class("-tall")
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.1)
-        assert app.screen is game and game.has_class("-narrow")
+        await wait_until(lambda: app.screen is game and game.has_class("-narrow"), what="the game, narrow")
 
 
 def test_title_screen_finds_the_autosave_where_the_saves_package_puts_it(data) -> None:

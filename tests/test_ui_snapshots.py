@@ -63,6 +63,8 @@ async def _fight(pilot) -> None:
     app = pilot.app
     store = app.game_store
     await settle(pilot, app)
+    await pilot.press("enter")  # the hand-off to Ann, first in a hot-seat game
+    await settle(pilot, app)
     await pilot.press("shift+up")  # the fight starts
     await settle(pilot, app)
     potion = store.state.heroes[0].belt[0]
@@ -73,6 +75,7 @@ async def _fight(pilot) -> None:
     await settle(pilot, app)
 
 
+@pytest.mark.slow
 def test_combat_pane_with_modifiers(snap_compare) -> None:
     store = combat_game()
     app = make_app(store)
@@ -80,6 +83,7 @@ def test_combat_pane_with_modifiers(snap_compare) -> None:
     assert snap_compare(app, terminal_size=(80, 24), run_before=_fight)
 
 
+@pytest.mark.slow
 def test_combat_pane_wide_after_the_dice(snap_compare) -> None:
     store = combat_game()
     app = make_app(store)
@@ -89,15 +93,52 @@ def test_combat_pane_wide_after_the_dice(snap_compare) -> None:
         await _fight(pilot)
         s = store.state
         await pilot.app.screen.perform(Action(0, "pass"))  # Ann passes
-        await settle(pilot, pilot.app)
-        await pilot.press("enter")  # the hand-off to Bob
-        await settle(pilot, pilot.app)
-        await pilot.app.screen.perform(Action(1, "pass"))  # Bob passes: the dice roll
-        await settle(pilot, pilot.app)
-        await pilot.press("enter")  # back to Ann
-        await settle(pilot, pilot.app)
+        await settle(pilot, pilot.app)  # Bob, with nothing to play, passes by himself: the dice roll
+        assert s.combat is not None and s.combat.hero_die > 0
         die_card = s.heroes[0].hand[0]
         await pilot.app.screen.perform(Action(0, "dice", die_card, 0))
         await settle(pilot, pilot.app)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=fight_and_roll)
+
+
+def test_charity_dialog_80x24(snap_compare) -> None:
+    """Far over the hand limit: one dialog to mark every card to give away (two marked here)."""
+    store = store_for(PLAYERS, seed=11)
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand", "cheese-grenade", "traffic-cone-helm", "convenient-dagger"])
+    store.state.heroes[0].level = 3  # Bob and Cy are lower: the cards are discarded (a tie)
+    app = make_app(store)
+
+    async def to_charity(pilot) -> None:
+        await settle(pilot, pilot.app)
+        await pilot.press("space")  # end the action phase with 9 cards
+        await settle(pilot, pilot.app)
+        await pilot.press("space", "down", "down", "space")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=to_charity)
+
+
+def test_message_history_80x24(snap_compare) -> None:
+    """L: every log line the viewer may read, full screen."""
+    app = make_app(explored_game())
+    assert snap_compare(app, terminal_size=(80, 24), press=["L"], run_before=_move)
+
+
+def test_game_screen_no_color_shows_the_selection(snap_compare, monkeypatch) -> None:
+    """Under NO_COLOR the highlighted action and card are in reverse video (no colour to tell them)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(explored_game())
+
+    async def hand_focused(pilot) -> None:
+        await _move(pilot)
+        await pilot.press("h", "down")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=hand_focused)
+
+
+def test_hand_off_80x24(snap_compare) -> None:
+    """A new hot-seat game opens on the hand-off: a centred box, nothing of anyone's hand."""
+    app = make_app(store_for((("Ann", "human"), ("Bob", "human")), seed=5))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=lambda pilot: settle(pilot, pilot.app))

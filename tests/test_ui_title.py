@@ -16,12 +16,7 @@ from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings, load_settings
 
 
-@pytest.fixture(autouse=True)
-def data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
-    return tmp_path
-
-
+@pytest.mark.slow
 async def test_new_game_from_title_screen_with_enter() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -48,6 +43,7 @@ async def test_new_game_from_title_screen_with_enter() -> None:
         assert any(a.kind == "end" for a in snap.legal)
 
 
+@pytest.mark.slow
 async def test_new_game_screen_changes_seats() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -68,6 +64,7 @@ async def test_new_game_screen_changes_seats() -> None:
         assert store.state.seed == 42
 
 
+@pytest.mark.slow
 async def test_new_game_screen_reports_a_bad_table() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -81,6 +78,7 @@ async def test_new_game_screen_reports_a_bad_table() -> None:
         assert "colour" in str(screen.query_one("#error").render())
 
 
+@pytest.mark.slow
 async def test_settings_change_the_theme_and_remember_it(data) -> None:
     app = MQApp(settings=Settings(), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -105,6 +103,7 @@ async def test_palette_theme_command_switches_theme() -> None:
         assert app.theme_variables["mq-red"] == "#FF3030"
 
 
+@pytest.mark.slow
 async def test_rules_cards_and_help_screens_open_and_close() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -6,10 +6,17 @@ from __future__ import annotations
 import random
 
 import msgspec
+import pytest
 from engine_helpers import PLAYERS, do, engine, fight, position, random_game
 
+from mqtui.engine.actions import Event
 from mqtui.engine.state import HIDDEN
-from mqtui.engine.view import events_for, view_for
+from mqtui.engine.view import view_for
+
+
+def events_for(events: list[Event], seat: int) -> list[str]:
+    """The log lines one seat reads, in order (its private forms), as the store and the server give them."""
+    return [line for e in events if (line := e.for_seat(seat))]
 
 
 def game():
@@ -135,6 +142,7 @@ def _public_cards(s) -> set[int]:
     return out
 
 
+@pytest.mark.slow
 def test_public_event_texts_never_name_a_hidden_card():
     e = engine()
     t = e.cards

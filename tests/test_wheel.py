@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one worker builds the wheel once
 
 HEADLESS = """
 import asyncio, json, sys
@@ -33,7 +33,7 @@ from mqtui.ui.screens.rules import MISSING, rules_markdown
 from mqtui.ui.settings import Settings
 
 async def main():
-    app = MQApp(settings=Settings(bot_delay=0.0, auto_pass=False), save_settings_file=False, bot_delay=0)
+    app = MQApp(settings=Settings(bot_delay=0.0, pass_countdown=0), save_settings_file=False, bot_delay=0)
     out = {"module": mqtui.__file__, "seeds": str(paths.SEEDS_DIR), "rules": rules_markdown() != MISSING}
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from mqtui.engine.actions import Action
-from mqtui.engine.state import ACT, STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
+from mqtui.engine.state import STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
 from mqtui.ui.session import SeatSpec, new_store
@@ -28,7 +28,7 @@ def store_for(
 
 def make_app(store: LocalStore | None = None, **settings: object) -> MQApp:
     """An app with default settings (plus ``settings``), instant computer players, no settings file."""
-    values: dict[str, object] = {"auto_pass": False, "bot_delay": 0.0}
+    values: dict[str, object] = {"pass_countdown": 0, "bot_delay": 0.0}
     values.update(settings)
     return MQApp(store, settings=Settings(**values), save_settings_file=False, bot_delay=0)  # type: ignore[arg-type]
 
@@ -69,10 +69,6 @@ def add_room(
         if key not in s.edges:
             s.edges[key] = sides if isinstance(sides, str) else sides.get(d, "passage")
     return room
-
-
-def set_edge(store: LocalStore, x: int, y: int, d: int, kind: str) -> None:
-    store.state.edges[edge_key(x, y, d)] = kind
 
 
 def _take_from_piles(s: State, uid: int) -> None:
@@ -127,16 +123,6 @@ def hero(store: LocalStore, seat: int) -> Hero:
     return store.state.heroes[seat]
 
 
-def top_frame(store: LocalStore) -> str:
-    s = store.state
-    return s.frames[-1].kind if s.frames else ""
-
-
-def is_act(store: LocalStore, seat: int) -> bool:
-    s = store.state
-    return bool(s.frames) and s.frames[-1].kind == ACT and s.frames[-1].seat == seat
-
-
 async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
     """Wait until the computer players are idle and the screen shows the store's latest state."""
     from mqtui.ui.screens.game import GameScreen
@@ -155,3 +141,13 @@ async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
         ):
             await pilot.pause()  # type: ignore[attr-defined]
             return
+
+
+async def past_hand_off(pilot: object, app: MQApp) -> None:
+    """A hot-seat game opens on the hand-off screen: the first player presses Enter."""
+    from mqtui.ui.screens.handoff import HandoffScreen
+
+    await settle(pilot, app)
+    if isinstance(app.screen, HandoffScreen):
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        await settle(pilot, app)

@@ -1,6 +1,7 @@
 """Computer players. A bot sees only its seat's view and chooses among the legal actions.
 
 ``make_bot(kind, seed)`` builds one; every bot has ``choose(engine, view, seat, legal) -> Choice``.
+A new kind goes into ``BOT_KINDS`` in :mod:`mqtui.seat_kinds` (which the save checks read) and here.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import NamedTuple, Protocol
 from mqtui.engine.actions import Action
 from mqtui.engine.game import Engine
 from mqtui.engine.state import State
+from mqtui.seat_kinds import BOT_KINDS as BOT_KINDS  # the list of kinds lives below the saves
 
 
 class Choice(NamedTuple):
@@ -24,14 +26,15 @@ class Bot(Protocol):
     def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice: ...
 
 
-BOT_KINDS: tuple[str, ...] = ("random", "normal", "hard")
-
-
 def make_bot(kind: str, seed: int = 0) -> Bot:
     if kind == "random":
         from mqtui.bots.random_bot import RandomBot
 
         return RandomBot(seed)
+    if kind == "easy":
+        from mqtui.bots.easy import EasyBot
+
+        return EasyBot(seed)
     if kind == "normal":
         from mqtui.bots.normal import NormalBot
 

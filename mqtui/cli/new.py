@@ -8,7 +8,7 @@ import sys
 from mqtui.cli.packopt import add_pack_option, pack_engine
 from mqtui.cli.play import add_common, make_app
 
-HELP = "start a new game directly (default: you against three computer players)"
+HELP = "start a new game directly (default: you against three computer players, easy until you pick others)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help=(
             "comma-separated seats NAME[:KIND[:COLOUR]], 2 to 6 of them. KIND: human (default), "
-            "bot (= normal), random, normal, hard. COLOUR: red, blue, green, yellow, orange, purple "
+            "bot (= normal), random, easy, normal, hard. COLOUR: red, blue, green, yellow, orange, purple "
             '(default: the first free). Example: "Ann:human,Bob:bot,Cy:hard:green"'
         ),
     )
@@ -28,9 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mqtui.ui.session import build_seats, default_specs, parse_players
+    from mqtui.ui.settings import load_settings
 
     try:
-        specs = parse_players(args.players) if args.players else default_specs()
+        if args.players is not None:
+            specs = parse_players(args.players)
+        else:
+            specs = default_specs(kind=load_settings().opponents)
         build_seats(specs)  # check the table before the screen opens
     except ValueError as exc:
         print(f"mqtui new: {exc}", file=sys.stderr)

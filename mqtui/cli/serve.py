@@ -6,10 +6,26 @@ import argparse
 import os
 from typing import Any
 
-HELP = "host one game over SSH: each player joins with 'ssh -p PORT code-XXXXXX@HOST' in their own terminal"
+HELP = (
+    "host games over SSH: with no --new/--load, a lobby of many tables ('ssh -p PORT HOST'); with "
+    "--new/--load, one table whose players join with 'ssh -p PORT code-XXXXXX@HOST'"
+)
+
+
+EPILOG = """\
+words: the HOST is this server (named with --name); a TABLE is one game on it, known by an
+8-character id; a SEAT is one hero's place at a table (0, 1, ...), played by a person, by the
+computer (random, easy, normal or hard) or open for a person to take; a SPECTATOR watches a table.
+
+a public server:   mqtui serve --host 0.0.0.0 --name "Ann's dungeon"   (visitors: ssh -p 2222 HOST)
+one game:          mqtui serve --host 0.0.0.0 --new "Ann,Bob,hard"     (players: ssh -p 2222 code-XXXXXX@HOST)
+more in docs/ssh.md.
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     parser.add_argument("--port", type=int, default=2222, help="SSH port (default 2222; 0 picks a free one)")
     game = parser.add_mutually_exclusive_group()
@@ -17,10 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--new",
         metavar="SEATS",
         default=None,
-        help="a new game: a player count ('3') or seats 'NAME[:COLOUR][:KIND],...' where KIND is "
-        "human (default) or a bot (bot, random, normal, hard), e.g. 'Ann,Bob:blue,bot' (default: 2)",
+        help="host this one new game instead of a lobby: a player count ('3') or seats "
+        "'NAME[:COLOUR][:KIND],...' where KIND is human (default) or a bot (bot, random, easy, normal, "
+        "hard), e.g. 'Ann,Bob:blue,bot'",
     )
-    game.add_argument("--load", metavar="FILE", help="resume a served game from its autosave")
+    game.add_argument("--load", metavar="FILE", help="host this one saved game instead of a lobby")
     parser.add_argument("--seed", type=int, help="seed of a new game (default: random)")
     parser.add_argument(
         "--save", metavar="FILE", help="autosave file (default: the --load file, or a new one)"
@@ -53,13 +70,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
     parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
     parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")
+    lobby = parser.add_argument_group("lobby (no --new/--load): many tables, saved in the tables folder")
+    lobby.add_argument("--name", default="", help="the host's name, shown at the top of the lobby")
+    lobby.add_argument("--tables", metavar="DIR", help="tables folder (default: DATA/tables)")
+    lobby.add_argument(
+        "--idle",
+        type=float,
+        default=3600.0,
+        help="seconds without a player before a table is abandoned (default 3600; 0: never)",
+    )
+    lobby.add_argument("--max-tables", type=int, default=20, help="tables at once (default 20)")
+    parser.add_argument(
+        "--no-fork", action="store_true", help="start each session's app afresh (slower, more memory)"
+    )
     parser.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"), help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from mqtui.net.serve import ServeError, serve
+    from mqtui.net.errors import ServeError
+    from mqtui.net.serve import serve
 
     try:
         return asyncio.run(serve(_options(args)))
@@ -91,4 +122,9 @@ def _options(args: argparse.Namespace) -> Any:
         ssh=not args.no_ssh,
         local_seat=args.local_seat,
         app=args.app,
+        name=args.name,
+        tables=args.tables,
+        idle=args.idle,
+        max_tables=args.max_tables,
+        fork=not args.no_fork,
     )

@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="random",
-        help="bot kind for every seat, or one per seat comma-separated (random, normal, hard)",
+        help="bot kind for every seat, or one per seat comma-separated (random, easy, normal, hard)",
     )
     parser.add_argument("--round-cap", type=int, default=200, help="stop a game after this many rounds")
     parser.add_argument("--json", action="store_true", help="print one JSON object and no progress bar")

@@ -92,10 +92,6 @@ def room_def(t: CardTable, room: Room) -> RoomDef:
     return t.room(room.room)
 
 
-def connection(s: State, x: int, y: int, d: int) -> str | None:
-    return s.edges.get(edge_key(x, y, d))
-
-
 def hero_room(s: State, hero: Hero) -> Room:
     room = room_at(s, hero.x, hero.y)
     assert room is not None

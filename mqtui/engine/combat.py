@@ -267,19 +267,20 @@ def _lose(
             d = t.monster[m.card]
             roll = rng.roll(s, 6)
             if roll + bonus >= ESCAPE_ON:
-                ev.append(
-                    Event(
-                        "escape", f"{hero.name} escapes {d.name} (d6 {roll}{f' +{bonus}' if bonus else ''})."
-                    )
-                )
+                ev.append(Event("escape", f"{hero.name} escapes {d.name} ({escape_roll(roll, bonus)})."))
                 continue
             ev.append(
                 Event(
                     "badstuff",
-                    f"{hero.name} fails to escape {d.name} (d6 {roll}{f' +{bonus}' if bonus else ''}): {d.text}",
+                    f"{hero.name} fails to escape {d.name} ({escape_roll(roll, bonus)}): {d.text}",
                 )
             )
             apply_effects(t, s, ev, hero, d.bad_stuff, d.name)
+
+
+def escape_roll(roll: int, bonus: int) -> str:
+    """The escape roll in words, with the number it needed: "d6 3 +1, 5 needed"."""
+    return f"d6 {roll}{f' {bonus:+d}' if bonus else ''}, {ESCAPE_ON} needed"
 
 
 def flee_options(s: State, hero: Hero) -> list[int]:

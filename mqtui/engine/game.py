@@ -522,7 +522,8 @@ class Engine:
                     discard_card(t, s, old)
                 cards.clear()
             cards.append(uid)
-            ev.append(Event("hero", f"{hero.name} is now a {describe(t, hero)}."))
+            what = describe(t, hero)
+            ev.append(Event("hero", f"{hero.name} is now {'an' if what[:1] in 'AEIOU' else 'a'} {what}."))
         elif d.kind == "half_breed":
             hero.half_breed = uid
         elif d.kind == "super_munchkin":

@@ -8,7 +8,6 @@ spectator, who sees only public information.
 
 from __future__ import annotations
 
-from mqtui.engine.actions import Event
 from mqtui.engine.state import HIDDEN, REWARD, State
 
 
@@ -33,13 +32,3 @@ def view_for(s: State, seat: int) -> State:
         if f.kind == REWARD and seat not in (s.active, f.target):
             f.options = [HIDDEN] * len(f.options)
     return v
-
-
-def events_for(events: list[Event], seat: int) -> list[str]:
-    """The log lines one seat may read, in order (private forms for that seat)."""
-    lines = []
-    for e in events:
-        text = e.for_seat(seat)
-        if text:
-            lines.append(text)
-    return lines

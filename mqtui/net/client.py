@@ -104,14 +104,19 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"mqtui: could not join the game: {exc}", flush=True)
         await asyncio.sleep(args.linger)
         return 2
+    return await play_to_end(store, args.app, args.linger)
+
+
+async def play_to_end(store: Any, app: str, linger: float) -> int:
+    """Run the app until it ends; if the server ended it, leave the reason up for ``linger`` seconds."""
     try:
-        code = await run_app(store, args.app)
+        code = await run_app(store, app)
     finally:
         reason = store.close_reason
         await store.close()
     if code == 3:
         print(f"mqtui: {reason}", flush=True)
-        await asyncio.sleep(args.linger)
+        await asyncio.sleep(linger)
     return code
 
 

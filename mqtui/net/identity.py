@@ -36,6 +36,7 @@ class Claim:
     seat: int | None  # a seat, SPECTATOR, or None: the player picks
     identity: str  # stable across reconnections: "key:SHA256:...", "code:XXXXXX"
     label: str  # for the server's log
+    table: str = ""  # on a host of many tables: which one ("" on a single-table host, or for the lobby)
 
 
 def new_code() -> str:

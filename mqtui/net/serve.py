@@ -10,7 +10,7 @@ import socket
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from mqtui import saves
 from mqtui.atomic import open_private_append
@@ -18,14 +18,11 @@ from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.errors import ServeError
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.table import TableConfig, parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
-
-
-class ServeError(Exception):
-    """A problem with the options or the files: reported in one line."""
 
 
 @dataclass
@@ -47,6 +44,11 @@ class ServeOptions:
     ssh: bool = True
     local_seat: int | None = None
     app: str = "auto"
+    name: str = ""  # lobby mode: the host's name, shown to visitors
+    tables: str | None = None  # lobby mode: the tables folder (default DATA/tables)
+    idle: float = 3600.0  # lobby mode: a table without players this long is abandoned
+    max_tables: int = 20
+    fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -135,7 +137,11 @@ def banner(
     return "\n".join(lines)
 
 
-async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = None) -> int:
+async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
+    if opts.new is None and opts.load is None:
+        from mqtui.net.lobby import serve_lobby
+
+        return await serve_lobby(opts, ready)  # many tables and a lobby
     authority, save_path = build_authority(opts)
     if opts.local_seat is not None and not (
         0 <= opts.local_seat < len(authority.slots) and authority.slots[opts.local_seat].human
@@ -182,6 +188,8 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Authority] | None = No
             except OSError as exc:
                 raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
             port = host.port
+            if opts.fork:
+                await host.start_forks()
         if opts.socket:
             with contextlib.suppress(FileNotFoundError):
                 Path(opts.socket).unlink()

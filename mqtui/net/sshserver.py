@@ -23,7 +23,9 @@ from typing import Any
 import asyncssh
 
 from mqtui.atomic import write_atomic
+from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.forkserver import ForkServer, spawn_forked
 from mqtui.net.identity import SPECTATOR, Claim
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
 
@@ -50,7 +52,7 @@ def host_key(path: Path) -> asyncssh.SSHKey:
 class SSHHost:
     """Everything the SSH sessions of one game share."""
 
-    authority: Authority
+    authority: Authority | None  # the one table of a single-table host (None: a lobby, see net.lobby)
     content_dirs: list[str] = field(default_factory=list)
     app: str = "auto"  # which app the sessions run: "auto", "mqapp", "standin"
     sessions: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -59,6 +61,31 @@ class SSHHost:
     children: dict[int, int] = field(default_factory=dict)  # pid -> seat
     failures: dict[str, list[float]] = field(default_factory=dict)  # address -> failed sign-in times
     fingerprint: str = ""  # of the host key, for players to check
+    forks: ForkServer | None = None  # session apps forked from a pre-imported parent (start_forks)
+
+    async def start_forks(self) -> None:
+        """Start the fork server: sessions start faster and share most of their memory."""
+        self.forks = ForkServer()
+        await self.forks.start()
+
+    # -- who is this (overridden by the lobby's host, which has many tables) --------------------------
+
+    def claim_for_code(self, text: str) -> Claim | None:
+        return self.authority.claim_for_code(text) if self.authority is not None else None
+
+    def claim_for_key(self, key: asyncssh.SSHKey) -> Claim | None:
+        return self.authority.keys.lookup(key) if self.authority is not None else None
+
+    @staticmethod
+    def table_content(a: Authority) -> list[str]:
+        """The ``--dir`` arguments of the apps at table ``a`` (see ``persist.client_content``)."""
+        if a.save_path is None:
+            return persist.content_dirs(a.game.packs) if a.game.packs else []
+        return persist.client_content(a.engine, a.game.packs, a.save_path)
+
+    def code_prompt(self) -> tuple[str, str]:
+        """The keyboard-interactive sign-in: (instructions, prompt)."""
+        return "Type the join code the host gave you.", "Join code: "
 
     def blocked(self, addr: str) -> bool:
         """Too many failed sign-ins from this address lately (guessing join codes)."""
@@ -112,6 +139,8 @@ class SSHHost:
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 2.0)
+        if self.forks is not None:
+            await self.forks.close()
 
     # -- one session ----------------------------------------------------------------------------------
 
@@ -150,10 +179,17 @@ class SSHHost:
         if len(self.sessions) > MAX_SESSIONS:
             process.stderr.write(b"mqtui: the table is full of connections; try again later.\r\n")
             return 1
-        authority = self.authority
+        return await self.play(process, claim)
+
+    async def play(
+        self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, authority: Authority | None = None
+    ) -> int:
+        """Seat the claim at ``authority`` (the host's table by default) and run the app until it ends."""
+        authority = authority or self.authority
+        assert authority is not None
         seat: int | str
         if claim.seat is None:
-            picked = await self._pick_seat(process, claim)
+            picked = await self._pick_seat(process, claim, authority)
             if picked is None:
                 return 1
             seat = picked
@@ -164,16 +200,26 @@ class SSHHost:
             return 1
         bound = Claim(seat, claim.identity, claim.label)
         ours, theirs = socket.socketpair()
+        authority.attach(ours, bound)
+        dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
+        return await self.run_child(process, client_argv(theirs.fileno(), dirs, self.app), theirs, seat)
+
+    async def run_child(
+        self, process: asyncssh.SSHServerProcess[bytes], argv: list[str], theirs: socket.socket, seat: int
+    ) -> int:
+        """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``."""
         try:
-            authority.attach(ours, bound)
             width, height, pw, ph = process.get_terminal_size()
             env = child_env(process.get_terminal_type() or "", dict(process.env or {}))
-            child = await spawn(
-                client_argv(theirs.fileno(), self.content_dirs, self.app),
-                env,
-                (width, height, pw, ph),
-                pass_fds=(theirs.fileno(),),
-            )
+            size = (width, height, pw, ph)
+            child = None
+            if self.forks is not None and self.forks.alive:  # a fork of the pre-imported parent
+                try:
+                    child = await spawn_forked(self.forks, argv, env, size, theirs.fileno())
+                except (OSError, TimeoutError) as exc:
+                    log.warning("fork server: %s; starting the session's app afresh", exc)
+            if child is None:
+                child = await spawn(argv, env, size, pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
         self.children[child.pid] = seat
@@ -184,9 +230,10 @@ class SSHHost:
         finally:
             self.children.pop(child.pid, None)
 
-    async def _pick_seat(self, process: asyncssh.SSHServerProcess[bytes], claim: Claim) -> int | str | None:
+    async def _pick_seat(
+        self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, a: Authority
+    ) -> int | str | None:
         """A short text menu of the free seats, before the app starts."""
-        a = self.authority
         owned = a.owned_seat(claim.identity)
         if owned is not None:
             return owned
@@ -275,7 +322,7 @@ class _Server(asyncssh.SSHServer):
             self.conn.close()
             return True
         if username.lower().startswith("code-"):
-            claim = self.host.authority.claim_for_code(username)
+            claim = self.host.claim_for_code(username)
             if claim is not None:
                 self.claim = claim
                 return False  # the code is the credential
@@ -285,7 +332,7 @@ class _Server(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        claim = self.host.authority.keys.lookup(key)
+        claim = self.host.claim_for_key(key)
         if claim is None:
             return False
         self.claim = claim  # asyncssh checks the signature before authentication succeeds
@@ -298,11 +345,12 @@ class _Server(asyncssh.SSHServer):
         return True
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
-        return ("mqtui", "Type the join code the host gave you.", "", [("Join code: ", True)])
+        instructions, prompt = self.host.code_prompt()
+        return ("mqtui", instructions, "", [(prompt, True)])
 
     async def validate_kbdint_response(self, username: str, responses: Any) -> bool:
         if len(responses) == 1:
-            claim = self.host.authority.claim_for_code(str(responses[0]))
+            claim = self.host.claim_for_code(str(responses[0]))
             if claim is not None:
                 self.claim = claim
                 return True

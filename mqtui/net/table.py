@@ -74,7 +74,7 @@ def parse_new_spec(spec: str) -> list[persist.SeatRec]:
     """``"3"`` or ``"Ann,Bob,bot"`` or ``"Ann:red,Bob:blue:human,Cy:green:normal"`` -> seats.
 
     Each entry is NAME[:COLOUR][:KIND], KIND is "human" (the default) or a bot kind; a bare bot kind
-    ("bot", "random", "normal", "hard") is a computer seat with a default name.
+    ("bot", "random", "easy", "normal", "hard") is a computer seat with a default name.
     """
     spec = spec.strip()
     if spec.isdigit():
@@ -86,7 +86,7 @@ def parse_new_spec(spec: str) -> list[persist.SeatRec]:
     if not 2 <= len(entries) <= 6:
         raise ValueError("a game needs 2 to 6 players")
     seats: list[persist.SeatRec] = []
-    bot_kinds = ("random", "normal", "hard")
+    bot_kinds = ("random", "easy", "normal", "hard")
     for i, entry in enumerate(entries):
         parts = entry.split(":")
         name, colour, kind = parts[0], "", HUMAN

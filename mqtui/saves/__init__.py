@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 from mqtui.paths import AUTOSAVE_SLOT, latest_autosave, saves_dir
 from mqtui.saves.autosave import AutoSaver
 from mqtui.saves.check import content_mismatch, first_difference, replay, validate, verify
-from mqtui.saves.codec import ActionBuffer, SaveError, decode, encode, encode_parts, encode_state, make_header
+from mqtui.saves.codec import ActionBuffer, decode, encode, encode_parts, encode_state, make_header
 from mqtui.saves.defs import describe_content, describe_listed, engine_of, installed_version
+from mqtui.saves.errors import SaveError
 from mqtui.saves.files import (
     BACKUPS,
     SaveEntry,

@@ -13,7 +13,6 @@ from typing import Any
 import msgspec
 
 from mqtui import __version__
-from mqtui.bots import BOT_KINDS
 from mqtui.engine.actions import Action, EngineError, Event
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
 from mqtui.engine.defs import COLOURS, CONNECTIONS
@@ -37,10 +36,10 @@ from mqtui.engine.state import (
     key_cell,
 )
 from mqtui.engine.view import view_for
-from mqtui.saves.codec import SaveError
+from mqtui.saves.errors import SaveError
 from mqtui.saves.model import SaveData
+from mqtui.seat_kinds import SEAT_KINDS
 
-SEAT_KINDS = frozenset(("human", "remote", *BOT_KINDS))
 FRAME_KINDS = frozenset((SETUP, ACT, WINDOW, INVITE, REWARD, LOSE_ITEM, FLEE, CHARITY))
 STAGES = frozenset((STAGE_SETUP, STAGE_TURN, STAGE_CHARITY, STAGE_OVER))
 MAX_COORD = 500  # cell keys hold -512..511

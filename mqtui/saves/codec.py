@@ -17,6 +17,8 @@ import msgspec
 from mqtui import __version__
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.state import State
+from mqtui.saves.errors import DECODE_ERRORS, SaveError
+from mqtui.saves.migrate import upgrade
 from mqtui.saves.model import (
     FORMAT,
     INT_MAPS,
@@ -34,11 +36,6 @@ from mqtui.saves.model import (
     summarise,
 )
 
-
-class SaveError(Exception):
-    """A save cannot be read, written or trusted; the message is one line for the player."""
-
-
 _U32 = 0xCE
 _PREFIX_HEAD = bytes([0x95, 0xA0 | len(MAGIC)]) + MAGIC  # fixarray(5), fixstr(10) "mqtui-save"
 _PREFIX = struct.Struct(">12sBIBIBIBI")
@@ -47,9 +44,6 @@ assert _PREFIX.size == PREFIX_SIZE
 _encoder = msgspec.msgpack.Encoder()
 _header_decoder = msgspec.msgpack.Decoder(Header)
 _game_decoder = msgspec.msgpack.Decoder(Game)
-
-# Errors a decoder may raise on hostile input; anything else is a bug, but is still reported in one line.
-DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError, OverflowError)
 
 
 # -- writing ----------------------------------------------------------------------------------------
@@ -252,8 +246,6 @@ def decode(buf: bytes) -> SaveData:
     header = decode_header(buf[PREFIX_SIZE : PREFIX_SIZE + hlen], fmt)
     body = buf[PREFIX_SIZE + hlen :]
     if fmt < FORMAT:
-        from mqtui.saves.migrate import upgrade
-
         game = upgrade(fmt, body)
     else:
         try:

@@ -26,7 +26,7 @@ import msgspec
 from mqtui.engine.content import check_content
 from mqtui.engine.defs import Content
 from mqtui.engine.game import Engine
-from mqtui.saves.codec import DECODE_ERRORS, SaveError
+from mqtui.saves.errors import DECODE_ERRORS, SaveError
 from mqtui.saves.model import Defs, Header, SaveData
 
 DEFS_FORMAT = 1  # the shape of Defs.data this program writes and reads

@@ -19,7 +19,8 @@ from pathlib import Path
 from mqtui import atomic
 from mqtui.atomic import backup_path as backup_path
 from mqtui.paths import AUTOSAVE_SLOT, saves_dir
-from mqtui.saves.codec import SaveError, decode, decode_header, read_prefix
+from mqtui.saves.codec import decode, decode_header, read_prefix
+from mqtui.saves.errors import SaveError
 from mqtui.saves.model import FORMAT, MAX_HEADER, PREFIX_SIZE, SUFFIX, Header, SaveData
 
 BACKUPS = 2  # slot.mqsave.1 and slot.mqsave.2

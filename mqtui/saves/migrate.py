@@ -24,8 +24,8 @@ from typing import Annotated, Any
 import msgspec
 
 from mqtui.engine.actions import NotationError, parse
-from mqtui.saves.codec import DECODE_ERRORS, SaveError
-from mqtui.saves.model import FORMAT, Game, Name, SaveData, Short, Word
+from mqtui.saves.errors import DECODE_ERRORS, SaveError
+from mqtui.saves.model import FORMAT, Game, Name, Short, Word
 
 Plain = dict[str, Any]
 
@@ -111,20 +111,3 @@ def upgrade(fmt: int, body: bytes, target: type[Game] = Game) -> Game:
         return msgspec.convert(data, target)
     except DECODE_ERRORS as exc:
         raise SaveError(f"damaged game data (format {fmt}): {exc}") from None
-
-
-def encode_format0(data: SaveData) -> bytes:
-    """A save in format 0 (for the fixture script and the migration tests only)."""
-    from mqtui.engine.actions import to_text
-    from mqtui.saves.codec import pack_file
-
-    header = msgspec.structs.replace(data.header, reader="0.0.0")
-    body = msgspec.msgpack.encode(
-        {
-            "seed": data.seed,
-            "players": [(p.name, p.colour, p.kind) for p in data.seats],
-            "actions": [to_text(a) for a in data.actions],
-            "state": data.state,
-        }
-    )
-    return pack_file(msgspec.msgpack.encode(header), body, fmt=0)

@@ -72,6 +72,7 @@ class MQApp(App[None]):
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
         super().__init__()
+        self.set_class(self.no_color, "-no-color")  # (Textual reads and removes NO_COLOR above)
         for theme in loaded.themes.values():
             self.register_theme(theme)
         self.theme = self.settings.theme if self.settings.theme in loaded.themes else DEFAULT_THEME
@@ -155,7 +156,8 @@ class MQApp(App[None]):
                 self.pop_screen()
         self.game_store = store
         self._continuous = self.local and not store.snapshot().over and start_autosave(store)
-        self.push_screen(GameScreen(store, handoff=self.settings.handoff, auto_pass=self.settings.auto_pass))
+        settings = self.settings
+        self.push_screen(GameScreen(store, handoff=settings.handoff, countdown=settings.pass_countdown))
 
     def open_file(self, path: Path) -> bool:
         from mqtui.ui.saving import SaveFailed, load_game
@@ -224,7 +226,10 @@ class MQApp(App[None]):
             else:
                 self.leave_game(screen)
 
-        self.push_screen(GameOverScreen(store.cards, store.seats, snap), done)
+        from mqtui.ui.advisor import tally_for
+
+        advice = tally_for(store).line()
+        self.push_screen(GameOverScreen(store.cards, store.seats, snap, advice=advice), done)
 
     def save_dialog(self, store: GameStore) -> None:
         from mqtui.ui.saving import SaveFailed, save_game
@@ -301,7 +306,7 @@ class MQApp(App[None]):
 
             for screen in self.screen_stack:
                 if isinstance(screen, GameScreen):
-                    screen.auto_pass = settings.auto_pass
+                    screen.countdown = settings.pass_countdown
                     screen.handoff_enabled = settings.handoff
             self.theme = settings.theme
             self._save_settings()

@@ -6,7 +6,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.fuzzy import Matcher
 
 # the key that does the same, shown under an action in the palette
 KEY_HINTS = {
@@ -24,6 +26,32 @@ KEY_HINTS = {
     "decline": "key: n",
     "buylevel": "key: +",
 }
+
+
+def match_words(query: str, label: str) -> tuple[float, Text] | None:
+    """Score and highlighted label when every word of ``query`` matches ``label``, in any order
+    ("wrong turn grizz" finds "Curse Grizzlebeard with Wrong Turn"); None when one does not."""
+    words = query.split()
+    if not words:
+        return None
+    scores = [Matcher(word).match(label) for word in words]
+    if min(scores) <= 0:
+        return None
+    text = Text(label)
+    lower = label.lower()
+    for word in words:
+        at = lower.find(word.lower())
+        if at >= 0:
+            text.stylize("bold reverse", at, at + len(word))
+    return sum(scores) / len(scores), text
+
+
+async def _search(provider: Provider, query: str, commands: list[tuple[str, Callable[[], Any], str]]) -> Hits:
+    for label, command, help_text in commands:
+        found = match_words(query, label)
+        if found is not None:
+            score, shown = found
+            yield Hit(score, shown, command, help=help_text)
 
 
 def _game_screen(provider: Provider) -> Any:
@@ -60,11 +88,8 @@ class LegalActionsCommands(Provider):
             yield DiscoveryHit(label, command, help=help_text)
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for label, command, help_text in self._commands():
-            score = matcher.match(label)
-            if score > 0:
-                yield Hit(score, matcher.highlight(label), command, help=help_text)
+        async for hit in _search(self, query, self._commands()):
+            yield hit
 
 
 class AppCommands(Provider):
@@ -80,6 +105,8 @@ class AppCommands(Provider):
         ]
         screen = _game_screen(self)
         if screen is not None:
+            out.append(("Message history", screen.action_history, "L or F3"))
+            out.append(("Why did the computer do that?", screen.action_why, "W (Shift+w)"))
             out.append(("Save the game", partial(app.save_dialog, screen.store), "Ctrl+S"))
             out.append(("Quit to the title screen (saves)", partial(app.leave_game, screen), "q"))
         elif app.local:
@@ -94,8 +121,5 @@ class AppCommands(Provider):
             yield DiscoveryHit(label, command, help=help_text)
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for label, command, help_text in self._commands():
-            score = matcher.match(label)
-            if score > 0:
-                yield Hit(score, matcher.highlight(label), command, help=help_text)
+        async for hit in _search(self, query, self._commands()):
+            yield hit

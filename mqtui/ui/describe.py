@@ -14,6 +14,7 @@ from rich.text import Text
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import RoomDef
+from mqtui.engine.heroes import HAND_LIMIT, power_total
 from mqtui.engine.legal import move_cost
 from mqtui.engine.state import (
     ACT,
@@ -246,8 +247,10 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
         deal = found[1].deal if found else None
         if a >= 0 and deal is not None:
             if deal.kind == "sell":
-                value = cards.treasure[a].gold * deal.amount // 100
-                return f"Sell {name(a)} for about {value} gold (1 Move)"
+                bonus = power_total(cards, hero, "sell_bonus")  # (as the engine pays it)
+                value = cards.treasure[a].gold * deal.amount // 100 * (100 + bonus) // 100
+                full = " (its full value)" if deal.amount == 100 and not bonus else ""
+                return f"Sell {name(a)} for {value} gold{full} (1 Move)"
             return f"Swap {name(a)} for a DxM card (1 Move)"
         text = found[1].text if found else ""
         deal_text = re.sub(r"^Deal \(1 Move\):\s*", "", text.split(". Searching")[0]) if text else "the Deal"
@@ -325,6 +328,21 @@ def card_of(action: Action) -> int:
 def sort_key(action: Action) -> tuple[int, int, int, int]:
     kind = ORDER.index(action.kind) if action.kind in ORDER else len(ORDER)
     return kind, action.a, action.b, action.c
+
+
+def charity_terms(snap: Snapshot) -> tuple[int, str]:
+    """(how many cards the viewer must still give away, to whom: "" when they are discarded)."""
+    view = snap.view
+    f = view.frames[-1] if view.frames else None
+    if f is None or f.kind != CHARITY or snap.seat < 0:
+        return 0, ""
+    n = max(0, len(view.heroes[snap.seat].hand) - HAND_LIMIT)
+    return n, view.heroes[f.target].name if f.target >= 0 else ""
+
+
+def charity_label(snap: Snapshot) -> str:
+    n, to = charity_terms(snap)
+    return f"Choose {n} card{'s' if n != 1 else ''} to " + (f"give to {to}…" if to else "discard…")
 
 
 def pane_actions(legal: Iterable[Action]) -> list[Action]:

@@ -58,3 +58,7 @@ class CardHighlighted(Message):
     def __init__(self, text: Text) -> None:
         super().__init__()
         self.text = text
+
+
+class CharityRequested(Message):
+    """A pane asks the game screen for the charity dialog (choose the cards over the hand limit)."""

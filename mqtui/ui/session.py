@@ -13,7 +13,12 @@ from mqtui.engine.game import Engine
 from mqtui.store import HUMAN, LocalStore, Seat
 
 DEFAULT_NAMES = ("Ann", "Grizzlebeard", "Dame Pointy", "Snaggletooth", "Mopsy", "Sir Loin")
-BOT_LABELS = {"random": "Computer (random)", "normal": "Computer (normal)", "hard": "Computer (hard)"}
+BOT_LABELS = {
+    "random": "Computer (random)",
+    "easy": "Computer (easy)",
+    "normal": "Computer (normal)",
+    "hard": "Computer (hard)",
+}
 
 
 def engine(packs: Sequence[str] = ()) -> Engine:
@@ -46,13 +51,14 @@ def resolve_kind(kind: str) -> str:
 @dataclass(frozen=True)
 class SeatSpec:
     name: str
-    kind: str = HUMAN  # human | random | normal | hard | bot
+    kind: str = HUMAN  # human | random | easy | normal | hard | bot
     colour: str = ""  # empty: the first free colour
 
 
-def default_specs(n: int = 4) -> list[SeatSpec]:
-    """The default table: one human against computer players of "normal" strength."""
-    return [SeatSpec(DEFAULT_NAMES[0], HUMAN)] + [SeatSpec(DEFAULT_NAMES[i], "normal") for i in range(1, n)]
+def default_specs(n: int = 4, kind: str = "easy") -> list[SeatSpec]:
+    """The default table: one human against computer players of ``kind`` (easy until the player picks
+    another level on the New Game screen: see ``Settings.opponents``)."""
+    return [SeatSpec(DEFAULT_NAMES[0], HUMAN)] + [SeatSpec(DEFAULT_NAMES[i], kind) for i in range(1, n)]
 
 
 def build_seats(specs: Sequence[SeatSpec]) -> tuple[Seat, ...]:
@@ -70,6 +76,7 @@ def build_seats(specs: Sequence[SeatSpec]) -> tuple[Seat, ...]:
     names: set[str] = set()
     for spec in specs:
         name = spec.name.strip() or f"Player {len(seats) + 1}"
+        check_name(name)
         if name in names:
             raise ValueError(f"two players are called {name!r}")
         names.add(name)
@@ -78,17 +85,37 @@ def build_seats(specs: Sequence[SeatSpec]) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
+NAME_MAX = 24  # characters in a player's name (it has to fit the panes)
+
+
+def check_name(name: str) -> None:
+    """A player's name: printable, not empty, at most ``NAME_MAX`` characters; raises ValueError."""
+    if not name:
+        raise ValueError("a seat has no name: use NAME[:KIND[:COLOUR]]")
+    if not name.isprintable():
+        raise ValueError(f"{name!r}: a name cannot hold control characters")
+    if len(name) > NAME_MAX:
+        raise ValueError(f"{name[:NAME_MAX]}…: a name has at most {NAME_MAX} characters")
+
+
 def parse_players(text: str) -> list[SeatSpec]:
-    """``"Ann:human,Bob:bot,Cy:hard"`` (kind optional: human) into seat specs; raises ValueError."""
+    """``"Ann:human,Bob:bot,Cy:hard"`` (kind optional: human) into seat specs; raises ValueError
+    (an empty list, an empty seat between commas, a seat without a name, a name with control
+    characters)."""
+    if not text.strip():
+        raise ValueError('--players is empty: give 2 to 6 seats, e.g. "Ann:human,Bob:bot"')
     specs = []
-    for part in text.split(","):
-        part = part.strip()
+    parts = [part.strip() for part in text.split(",")]
+    if parts and not parts[-1]:
+        parts.pop()  # a trailing comma is harmless
+    for part in parts:
         if not part:
-            continue
+            raise ValueError(f"{text!r}: an empty seat between commas")
         bits = [b.strip() for b in part.split(":")]
         if len(bits) > 3:
             raise ValueError(f"{part!r}: use NAME[:KIND[:COLOUR]]")
         name = bits[0]
+        check_name(name)
         kind = bits[1].lower() if len(bits) > 1 and bits[1] else HUMAN
         colour = bits[2].lower() if len(bits) > 2 else ""
         if kind not in (HUMAN, "bot", *BOT_KINDS):

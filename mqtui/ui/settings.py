@@ -18,9 +18,12 @@ BOT_SPEEDS: dict[str, float] = {"instant": 0.0, "fast": 0.15, "normal": 0.5, "sl
 class Settings(msgspec.Struct, kw_only=True):
     theme: str = DEFAULT_THEME
     bot_delay: float = BOT_SPEEDS["normal"]  # seconds between computer actions
-    # pass for a human who can only pass in a fight window; off: every window waits for space
-    auto_pass: bool = False
+    # seconds before passing in another player's fight when you could play a card (0: always ask);
+    # a window in which you can only pass passes at once
+    pass_countdown: int = 3
     handoff: bool = True  # hide the hand between human players on one keyboard
+    opponents: str = "easy"  # the computer players of a new game, until the player picks others
+    advisor: bool = True  # offer the advisor (key w, a line in the fight pane)
 
 
 def settings_path() -> Path:

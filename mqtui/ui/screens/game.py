@@ -15,23 +15,29 @@ from typing import Any
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.command import CommandPalette
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
+from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action, IllegalAction
-from mqtui.engine.state import ACT
+from mqtui.engine.state import ACT, INVITE, WINDOW
 from mqtui.store import HUMAN, GameStore, Snapshot
-from mqtui.ui.describe import DIR_NAMES, labelled, prompt
+from mqtui.ui.advisor import advice_for, tally_for
+from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
+from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
 from mqtui.ui.messages import (
     ActionChosen,
     ActionsOffered,
     CardHighlighted,
+    CharityRequested,
     Explain,
     RoomSelected,
     SnapshotArrived,
 )
+from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.screens.room import RoomScreen
@@ -78,6 +84,7 @@ class GameScreen(Screen[None]):
         Binding("shift+left", "go(3)", "Move west", id="game.west", show=False),
         Binding("y", "kind('accept')", "Accept", id="game.accept"),
         Binding("n", "kind('decline')", "Decline", id="game.decline"),
+        Binding("w", "advice", "Advice", id="game.advice"),
         Binding("f1,question_mark", "help", "Help", id="game.help", key_display="?"),
         Binding("q", "quit_to_title", "Quit", id="game.quit"),
         # (in the row of keys, not docked at the right where the keys that do not fit run under it)
@@ -94,6 +101,8 @@ class GameScreen(Screen[None]):
         Binding("c", "toggle_combat", "Fight/Map", id="game.combat"),
         Binding("o", "other_hero", "Heroes", id="game.heroes"),
         Binding("i", "inspect", "Inspect room", id="game.inspect", show=False),
+        Binding("W", "why", "Why? (computer)", id="game.why", show=False),
+        Binding("L,f3", "history", "Message history", id="game.history", show=False),
         Binding("m", "focus_pane('map')", "Map", id="game.focus_map", show=False),
         Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
         Binding("h", "focus_pane('hand')", "Hand", id="game.focus_hand", show=False),
@@ -109,13 +118,14 @@ class GameScreen(Screen[None]):
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     """What the panes show: the latest snapshot the viewer may see."""
 
-    def __init__(self, store: GameStore, *, handoff: bool = True, auto_pass: bool = False) -> None:
+    def __init__(self, store: GameStore, *, handoff: bool = True, countdown: int = 3) -> None:
         super().__init__()
         self.store = store
         self.cards = store.cards
         self.seats = store.seats
         self.handoff_enabled = handoff
-        self.auto_pass = auto_pass
+        self.countdown = countdown  # seconds before passing in others' fights (0: ask)
+        self._clock = PassCountdown(self, self._show_countdown, self._countdown_pass)
         self._unsubscribe: Any = None
         self._pending: Snapshot | None = None  # held back behind the hand-off screen
         self._shown_seat: int | None = None
@@ -123,6 +133,7 @@ class GameScreen(Screen[None]):
         self._over_shown = False
         self._turn_key: tuple[int, int] | None = None
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
+        self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -141,7 +152,8 @@ class GameScreen(Screen[None]):
                 yield CombatPane(cards, seats, id="combat-side").data_bind(GameScreen.snapshot)
                 yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
                 yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
-                yield Static(id="card-text")
+                with VerticalScroll(id="card-box"):  # long card texts scroll (Tab to it, arrows)
+                    yield Static(id="card-text")
         yield QuietFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -177,7 +189,7 @@ class GameScreen(Screen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # small screens show the highlighted card's text only while the hand has the focus
-        self.set_class(event.widget.id == "hand", "-hand-focus")
+        self.set_class(event.widget.id in ("hand", "card-box"), "-hand-focus")
 
     def _layout_classes(self) -> None:
         wide = self.has_class("-wide")
@@ -206,12 +218,14 @@ class GameScreen(Screen[None]):
 
     def _receive(self, snap: Snapshot) -> None:
         if self._needs_handoff(snap):
-            if self.auto_pass and self._only_pass(snap):
+            if nothing_to_play(snap):  # not worth calling them to the keyboard
                 self.call_later(self._auto_pass, snap)
                 return
             first = self._pending is None
             self._pending = snap
             if first:
+                self._close_dialogs()
+                self.app.clear_notifications()  # a toast may name the previous player's cards
                 hero = snap.view.heroes[snap.seat]
                 why = prompt(snap, self.seats)
                 self.app.push_screen(HandoffScreen(hero.name, hero.colour, why), self._handed_over)
@@ -222,30 +236,68 @@ class GameScreen(Screen[None]):
         self._show(snap)
 
     def _needs_handoff(self, snap: Snapshot) -> bool:
+        """A hand-off screen first when the keyboard passes between people sharing this screen; also
+        before the first decision shown (a new game, Continue, a load), since anyone may be looking."""
         if not self.handoff_enabled or self._humans() < 2 or snap.seat < 0:
             return False
-        if self._shown_seat is None or snap.seat == self._shown_seat:
+        if snap.seat == self._shown_seat or self.seats[snap.seat].kind != HUMAN:
             return False
-        return self.seats[snap.seat].kind == HUMAN and self.seats[self._shown_seat].kind == HUMAN
+        return self._shown_seat is None or self.seats[self._shown_seat].kind == HUMAN
+
+    def _close_dialogs(self) -> None:
+        """Close what the previous player left open over this screen (a choice, the palette...)."""
+        from mqtui.ui.screens.history import HistoryScreen
+
+        private = (ChooseAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
+        while self.app.screen is not self and self in self.app.screen_stack:
+            if not isinstance(self.app.screen, private):
+                break
+            self.app.pop_screen()
+
+    def _new_viewer(self) -> None:
+        """Another seat's eyes: nothing the previous viewer saw may stay on screen."""
+        self._close_dialogs()
+        self.app.clear_notifications()
+        self.query_one(HeroSheet).shown = -1
+        self.query_one("#card-text", Static).update("")
 
     def _handed_over(self, _result: object = None) -> None:
         snap, self._pending = self._pending, None
         if snap is not None:
             self._show(snap)
 
-    @staticmethod
-    def _only_pass(snap: Snapshot) -> bool:
-        return len(snap.legal) == 1 and snap.legal[0].kind == "pass"
-
     async def _auto_pass(self, snap: Snapshot) -> None:
         current = self.store.snapshot()
-        if current.n == snap.n and self._only_pass(current):
+        if current.n == snap.n and nothing_to_play(current):
             await self.perform(current.legal[0])
+
+    def passing_by_itself(self) -> bool:
+        """The window on screen passes without a key (nothing to play, or the countdown runs)."""
+        snap = self.snapshot
+        return snap is not None and (
+            self._clock.running or (nothing_to_play(snap) and self._plays(snap.seat))
+        )
+
+    def _show_countdown(self, left: int) -> None:
+        self.query_one(StatusBar).countdown(left)
+
+    async def _countdown_pass(self) -> None:
+        current = self.store.snapshot()
+        if current.n == self._clock.n and counts_down(current):
+            await self.perform(next(a for a in current.legal if a.kind == "pass"))
 
     def _show(self, snap: Snapshot) -> None:
         if snap.legal and not self._plays(snap.seat):
             snap = dataclasses.replace(snap, legal=())  # watching a computer player: nothing to press
+        if snap.seat != self._shown_seat:
+            self._new_viewer()
+        before = self.snapshot if snap.seat == self._shown_seat else None
+        if charity_terms(snap)[0] and (before is None or not charity_terms(before)[0]):
+            self.call_later(self.open_charity)  # the hand is over the limit: choose at once
+        elif not charity_terms(snap)[0] and isinstance(self.app.screen, CharityDialog):
+            self.app.pop_screen()  # charity is over (given from elsewhere, or taken back)
         self._shown_seat = snap.seat
+        self._advise_fight(snap)
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
@@ -263,16 +315,16 @@ class GameScreen(Screen[None]):
             if self._turn_key is not None:
                 self._autosave()
             self._turn_key = turn
+            self.query_one(HeroSheet).shown = -1  # a new turn: back to your own hero
         if snap.over and not self._over_shown:
             self._over_shown = True
             self.call_later(self._game_over, snap)
-        elif (
-            self.auto_pass
-            and snap.deciding == snap.seat
-            and self._only_pass(snap)
-            and self.seats[snap.seat].kind == HUMAN
-        ):
+        elif nothing_to_play(snap) and self._plays(snap.seat):
             self.call_later(self._auto_pass, snap)
+        elif self.countdown > 0 and counts_down(snap) and self._plays(snap.seat):
+            self._clock.start(self.countdown, snap.n)
+        if self._clock.running and self._clock.n != snap.n:
+            self._clock.stop()
 
     def _back_to_map(self) -> None:
         if not self._fighting:
@@ -293,6 +345,10 @@ class GameScreen(Screen[None]):
 
     async def perform(self, action: Action) -> None:
         """Send an action to the store; an illegal one is explained."""
+        snap = self.snapshot
+        if self._advised is not None and snap is not None and self._advised[0] == snap.n:
+            tally_for(self.store).record(self._advised[1], action)
+        self._advised = None
         try:
             await self.store.send(action)
         except IllegalAction as exc:
@@ -317,6 +373,25 @@ class GameScreen(Screen[None]):
                 await self.perform(action)
 
         self.app.push_screen(ChooseAction(title, choices), chosen)
+
+    @on(CharityRequested)
+    def open_charity(self) -> None:
+        """The dialog that chooses every card over the hand limit at once."""
+        snap = self.snapshot
+        n, to = charity_terms(snap) if snap is not None else (0, "")
+        if snap is None or n <= 0 or isinstance(self.app.screen, CharityDialog):
+            return
+        seat = snap.seat
+
+        async def chosen(uids: list[int] | None) -> None:
+            for uid in uids or []:
+                current = self.store.snapshot()
+                action = Action(seat, "charity", uid)
+                if current.seat != seat or action not in current.legal:
+                    break
+                await self.perform(action)
+
+        self.app.push_screen(CharityDialog(self.cards, list(snap.view.heroes[seat].hand), n, to), chosen)
 
     @on(Explain)
     def _on_explain(self, message: Explain) -> None:
@@ -370,10 +445,13 @@ class GameScreen(Screen[None]):
             )
         if action == "save":
             return callable(getattr(self.app, "save_dialog", None))
+        if action == "advice":
+            return self._advisor_on() and (True if len(legal) > 1 else None)
         return True
 
     def on_key(self, event: events.Key) -> None:
         """Explain a game key that is not legal now (greyed out in the footer)."""
+        self._clock.stop()  # any key: the person wants to decide this window themselves
         kind = KIND_KEYS.get(event.key)
         snap = self.snapshot
         if (
@@ -433,6 +511,31 @@ class GameScreen(Screen[None]):
             }
             self.offer(titles.get(kind, "Which one?"), actions)
 
+    # -- the advisor ----------------------------------------------------------------------------------
+
+    def _advisor_on(self) -> bool:
+        return bool(getattr(getattr(self.app, "settings", None), "advisor", True))
+
+    def _advise_fight(self, snap: Snapshot) -> None:
+        """In a fight decision of ours, the advisor's line goes into the combat pane."""
+        advice = None
+        frame = snap.view.frames[-1] if snap.view.frames else None
+        if self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal:
+            advice = advice_for(snap, self.cards)
+        for pane in self.query(CombatPane):
+            pane.advice = advice.text if advice is not None else ""
+        if advice is not None:
+            self._advised = (snap.n, advice)
+
+    def action_advice(self) -> None:
+        snap = self.snapshot
+        advice = advice_for(snap, self.cards) if snap is not None and self._advisor_on() else None
+        if snap is None or advice is None:
+            self.notify("Nothing to decide just now.", title="Advisor")
+            return
+        self._advised = (snap.n, advice)
+        self.notify(advice.text, title="Advisor: the computer would…", timeout=10)
+
     def action_pick(self, n: int) -> None:
         self.query_one(ActionList).action_pick(n)
 
@@ -451,6 +554,23 @@ class GameScreen(Screen[None]):
         cell = self.query_one(MapView).cursor
         details = room_details(self.cards, snap.view, *cell, full=True, colours=player_styles(self.app))
         self.app.push_screen(RoomScreen(details))
+
+    def action_history(self) -> None:
+        """Every log line this seat may read, full screen."""
+        from mqtui.ui.screens.history import HistoryScreen
+
+        if self.snapshot is not None:
+            self.app.push_screen(HistoryScreen(self.snapshot))
+
+    def action_why(self) -> None:
+        """The computer players' last reasons (kept out of the log)."""
+        from mqtui.ui.screens.why import reasons_text
+
+        snap = self.snapshot
+        if snap is None:
+            return
+        reasons = getattr(self.store, "reasons", None) or []
+        self.app.push_screen(RoomScreen(reasons_text(reasons, snap, self.seats, self.cards)))
 
     def action_focus_pane(self, which: str) -> None:
         target = {"map": "#map", "actions": "#actions", "hand": "#hand", "log": "#log"}[which]

@@ -52,8 +52,9 @@ class GameOverScreen(ModalScreen[str]):
     GameOverScreen #banner { text-style: bold; width: 1fr; content-align: center middle; margin: 1 0; }
     """
 
-    def __init__(self, cards: CardTable, seats: tuple[Seat, ...], snap: Snapshot) -> None:
+    def __init__(self, cards: CardTable, seats: tuple[Seat, ...], snap: Snapshot, advice: str = "") -> None:
         super().__init__()
+        self.advice = advice  # how often the player followed the advisor (empty: never shown)
         self.cards = cards
         self.seats = seats
         self.snap = snap
@@ -65,6 +66,8 @@ class GameOverScreen(ModalScreen[str]):
             box.border_title = "Game over"
             yield Static(f"★ {winners} won after {view.round} rounds! ★", id="banner")
             yield Static(summary(self.cards, self.seats, self.snap))
+            if self.advice:
+                yield Static(self.advice, id="advice-tally")
             yield Static(Text("n: new game · t: title screen · q: quit", "dim"))
 
     def action_choose(self, what: str) -> None:

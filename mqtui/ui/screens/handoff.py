@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -18,10 +18,12 @@ class HandoffScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     HandoffScreen { align: center middle; background: $background; }
+    /* (the box is the screen's child: a Center around it kept this rule from applying) */
     HandoffScreen > Vertical { width: 60; max-width: 95%; height: auto; border: double $accent;
         background: $panel; padding: 1 2; }
     HandoffScreen #who { text-style: bold; content-align: center middle; width: 1fr; }
-    HandoffScreen #why, HandoffScreen #hint { width: 1fr; content-align: center middle; margin-top: 1; }
+    HandoffScreen #why, HandoffScreen #hint { width: 1fr; content-align: center middle; text-align: center;
+        margin-top: 1; }
     """
 
     def __init__(self, name: str, colour: str, why: str) -> None:
@@ -31,7 +33,7 @@ class HandoffScreen(ModalScreen[None]):
         self.why = why
 
     def compose(self) -> ComposeResult:
-        with Center(), Vertical():
+        with Vertical():
             yield Static(f"Pass the keyboard to {self.player} ({self.colour})", id="who")
             yield Static(self.why, id="why")
             yield Static(f"Everyone else: look away.\n{self.player}: press Enter when ready.", id="hint")

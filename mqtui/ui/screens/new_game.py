@@ -1,6 +1,7 @@
 """Setting up a new game: 2 to 6 seats, each human or computer, with names, colours and a seed.
 
-Just pressing Enter starts the default: you against three "normal" computer players."""
+Just pressing Enter starts the default: you against three computer players of the remembered level
+(``Settings.opponents``: easy until the player starts a game with another level here)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from mqtui.engine.defs import COLOURS
 from mqtui.ui.session import DEFAULT_NAMES, SeatSpec, available_bot
+from mqtui.ui.settings import Settings
 
 MAX_SEATS = 6
 DEFAULT_SEATS = 4
@@ -23,7 +25,7 @@ OFF = "off"
 def kind_options(optional: bool) -> list[tuple[str, str]]:
     out = [("— empty seat —", OFF)] if optional else []
     out.append(("Human", "human"))
-    for kind in ("normal", "hard", "random"):
+    for kind in ("easy", "normal", "hard", "random"):
         label = f"Computer: {kind}"
         if available_bot(kind) != kind:
             label += " (not ready: random)"
@@ -60,11 +62,21 @@ class NewGameScreen(Screen[None]):
     NewGameScreen #intro { color: $foreground 70%; margin-bottom: 1; }
     """
 
+    def _settings(self) -> Settings | None:
+        settings = getattr(self.app, "settings", None)
+        return settings if isinstance(settings, Settings) else None
+
+    def _opponents(self) -> str:
+        settings = self._settings()
+        kind = settings.opponents if settings is not None else "easy"
+        return kind if kind in {k for _, k in kind_options(False)} else "easy"
+
     def compose(self) -> ComposeResult:
+        opponents = self._opponents()
         with Vertical() as box:
             box.border_title = "New game"
             yield Static(
-                "Enter starts: you against three computer players.\n"
+                f"Enter starts: you against three {opponents} computer players.\n"
                 "Tab to change the seats (2 to 6 players); Enter on a list opens it.",
                 id="intro",
             )
@@ -74,7 +86,7 @@ class NewGameScreen(Screen[None]):
                     yield Input(DEFAULT_NAMES[i], id=f"name-{i}", compact=True, max_length=16)
                     yield Select(
                         kind_options(optional=i >= 2),
-                        value="human" if i == 0 else ("normal" if i < DEFAULT_SEATS else OFF),
+                        value="human" if i == 0 else (opponents if i < DEFAULT_SEATS else OFF),
                         allow_blank=False,
                         id=f"kind-{i}",
                         classes="kind",
@@ -147,10 +159,24 @@ class NewGameScreen(Screen[None]):
         start = getattr(self.app, "start_new_game", None)
         if start is None:
             return
+        specs = self.specs()
         try:
-            start(self.specs(), self.seed(), packs=self.packs)
+            start(specs, self.seed(), packs=self.packs)
         except ValueError as exc:
             error.update(f"Cannot start: {exc}")
+            return
+        self._remember_opponents(specs)
+
+    def _remember_opponents(self, specs: list[SeatSpec]) -> None:
+        """The computer level the player picked becomes the default of the next new game."""
+        settings = self._settings()
+        kinds = [s.kind for s in specs if s.kind not in ("human", OFF)]
+        if settings is None or not kinds or kinds[0] == settings.opponents:
+            return
+        settings.opponents = kinds[0]
+        save = getattr(self.app, "_save_settings", None)
+        if callable(save):
+            save()
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,15 +1,18 @@
-"""Settings: theme (previewed live), computer speed, auto-pass, hot-seat hand-off."""
+"""Settings: theme (previewed live), computer speed, the pass countdown, hot-seat hand-off."""
 
 from __future__ import annotations
 
+import msgspec
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Label, OptionList, RadioButton, RadioSet
+from textual.widgets import Button, Checkbox, Label, OptionList, RadioSet
 from textual.widgets.option_list import Option
 
+from mqtui.ui.flow import COUNTDOWNS
 from mqtui.ui.settings import BOT_SPEEDS, Settings, speed_name
+from mqtui.ui.widgets.toggles import TextCheckbox, TextRadioButton
 
 
 class SettingsScreen(ModalScreen[Settings | None]):
@@ -47,13 +50,19 @@ class SettingsScreen(ModalScreen[Settings | None]):
             current = speed_name(self.settings.bot_delay)
             with RadioSet(id="speed", compact=True):
                 for name in BOT_SPEEDS:
-                    yield RadioButton(name.capitalize(), value=name == current, id=f"speed-{name}")
-            yield Label("Fights and hot seat")
-            yield Checkbox(
-                "Auto-pass: skip me when I can only pass", self.settings.auto_pass, id="auto", compact=True
-            )
-            yield Checkbox(
+                    yield TextRadioButton(name.capitalize(), value=name == current, id=f"speed-{name}")
+            yield Label("In others' fights, when I could play a card, pass after")
+            wait = self.settings.pass_countdown
+            with RadioSet(id="countdown", compact=True):
+                for seconds in COUNTDOWNS:
+                    label = f"{seconds} s" if seconds else "Never: ask me"
+                    yield TextRadioButton(label, value=seconds == wait, id=f"countdown-{seconds}")
+            yield Label("Hot seat")
+            yield TextCheckbox(
                 "Hide hands between human players", self.settings.handoff, id="handoff", compact=True
+            )
+            yield TextCheckbox(
+                "Advisor: what the computer would do (w)", self.settings.advisor, id="advisor", compact=True
             )
             with Horizontal():
                 yield Button("Save (Ctrl+S)", variant="primary", id="save", compact=True)
@@ -69,11 +78,14 @@ class SettingsScreen(ModalScreen[Settings | None]):
         theme = option.id if option is not None and option.id else self.settings.theme
         pressed = self.query_one("#speed", RadioSet).pressed_button
         speed = pressed.id.removeprefix("speed-") if pressed is not None and pressed.id else "normal"
-        return Settings(
+        countdown = self.query_one("#countdown", RadioSet).pressed_button
+        return msgspec.structs.replace(
+            self.settings,
             theme=theme,
             bot_delay=BOT_SPEEDS.get(speed, BOT_SPEEDS["normal"]),
-            auto_pass=self.query_one("#auto", Checkbox).value,
+            pass_countdown=int(countdown.id.removeprefix("countdown-")) if countdown and countdown.id else 3,
             handoff=self.query_one("#handoff", Checkbox).value,
+            advisor=self.query_one("#advisor", Checkbox).value,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -31,6 +31,12 @@ MENU = (
 )
 
 
+def opponents_line(settings: object) -> str:
+    """Which computer players a new game brings, and where to change that."""
+    kind = getattr(settings, "opponents", "easy")
+    return f"Computer opponents: {kind}. Change them on the New game screen (n)."
+
+
 class TitleScreen(Screen[None]):
     BINDINGS = [
         Binding(key, f"menu('{what}')", label, id=f"title.{what}", show=False) for what, key, label in MENU
@@ -40,6 +46,7 @@ class TitleScreen(Screen[None]):
     TitleScreen #logo { text-align: center; color: $accent; text-style: bold; }
     TitleScreen #tagline { text-align: center; color: $foreground 70%; text-style: italic; margin-bottom: 1; }
     TitleScreen Center { height: auto; }
+    TitleScreen #opponents { text-align: center; margin-bottom: 1; }
     TitleScreen OptionList { width: 44; height: auto; border: round $primary; }
     TitleScreen.-short #logo { display: none; }
     """
@@ -49,6 +56,7 @@ class TitleScreen(Screen[None]):
         width = max(map(len, lines))
         yield Static("\n".join(line.ljust(width) for line in lines), id="logo")
         yield Static("Kick down the door. Kill the monster. Steal the treasure.", id="tagline")
+        yield Static(id="opponents")
         with Center():
             yield OptionList(id="menu")
         yield QuietFooter()
@@ -69,6 +77,7 @@ class TitleScreen(Screen[None]):
             if disabled:
                 prompt.append("  (none yet)", "dim")
             menu.add_option(Option(prompt, id=what, disabled=disabled))
+        self.query_one("#opponents", Static).update(opponents_line(getattr(self.app, "settings", None)))
         menu.highlighted = 1 if has_save else 0
         menu.focus()
         self.set_class(self.app.size.height < 20, "-short")

@@ -12,8 +12,10 @@ from textual.widgets.option_list import Option
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
-from mqtui.ui.describe import labelled, pane_actions, seat_name, sort_key
-from mqtui.ui.messages import ActionChosen, ActionsOffered
+from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
+from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
+
+ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 
 
 class ActionList(OptionList):
@@ -37,6 +39,8 @@ class ActionList(OptionList):
         self.seats = seats
         self._key: object = None
         self._entries: list[list[Action]] = []
+        self._labels: list[Text] = []  # each action's whole label
+        self._lit = 0  # the highlighted one (shown whole)
 
     def watch_compact(self) -> None:
         self._key = None
@@ -52,7 +56,12 @@ class ActionList(OptionList):
         entries: list[tuple[str, list[Action]]] = []
         invites: dict[int, list[Action]] = {}
         others: list[Action] = []
+        charity = [a for a in snap.legal if a.kind == "charity"]
+        if charity:  # all the cards over the limit are chosen at once, in one dialog
+            entries.append((charity_label(snap), charity))
         for action in pane_actions(snap.legal):
+            if action.kind == "charity":
+                continue
             if action.kind == "invite":
                 if action.a not in invites:
                     invites[action.a] = []
@@ -66,6 +75,7 @@ class ActionList(OptionList):
         self._entries = [actions for _, actions in entries]
         # one set_options: the pane is laid out again only if its number of lines changes
         if not entries:
+            self._labels = []
             if snap.legal:
                 text = "Play cards from your hand (below)."
             elif snap.over:
@@ -74,12 +84,56 @@ class ActionList(OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             self.set_options([Option(Text(text, "italic"), disabled=True)])
         else:
-            self.set_options(
-                Option(Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label), id=f"act-{i}")
+            self._labels = [
+                Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
                 for i, (label, _) in enumerate(entries)
-            )
+            ]
+            self._lit = 0
+            self.set_options(Option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
+        self._name_enter()
         self.refresh_bindings()
+
+    def _prompt(self, i: int) -> Text:
+        """One line per action, cut with "…"; the highlighted one whole (it may wrap)."""
+        label = self._labels[i]
+        width = self.scrollable_content_region.width or 30
+        if i == self._lit or label.cell_len <= width:
+            return label
+        cut = label.copy()
+        cut.truncate(width - 1)
+        cut.append("…")
+        return cut
+
+    def _name_enter(self) -> None:
+        """The footer says what Enter does: the highlighted action in a few words."""
+        i = self._lit
+        words = "Do it"
+        if self._labels and 0 <= i < len(self._labels) and self.option_count == len(self._labels):
+            words = self._labels[i].plain.split(" ", 1)[-1]
+            if len(words) > ENTER_WORDS:
+                words = words[: ENTER_WORDS - 1].rstrip() + "…"
+        current = self._bindings.key_to_bindings.get("enter", [])
+        if current and current[0].description == words:
+            return
+        self._bindings.key_to_bindings["enter"] = [Binding("enter", "do", words, id="actions.do")]
+        self.refresh_bindings()
+
+    def _recut(self) -> None:
+        if self._labels and self.option_count == len(self._labels):
+            for i in range(len(self._labels)):
+                self.replace_option_prompt_at_index(i, self._prompt(i))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        old, self._lit = self._lit, event.option_index
+        if old != self._lit and self._labels and self.option_count == len(self._labels):
+            if 0 <= old < len(self._labels):
+                self.replace_option_prompt_at_index(old, self._prompt(old))
+            self.replace_option_prompt_at_index(self._lit, self._prompt(self._lit))
+        self._name_enter()
+
+    def on_resize(self) -> None:
+        self._recut()
 
     @property
     def entry_count(self) -> int:
@@ -97,7 +151,9 @@ class ActionList(OptionList):
         if not 0 <= index < len(self._entries):
             return
         actions = self._entries[index]
-        if len(actions) == 1:
+        if actions[0].kind == "charity":
+            self.post_message(CharityRequested())
+        elif len(actions) == 1:
             self.post_message(ActionChosen(actions[0]))
         else:
             self.post_message(ActionsOffered("Which terms do you offer?", actions))

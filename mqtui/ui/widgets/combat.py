@@ -103,6 +103,7 @@ class CombatPane(Static):
         self._shown: RenderableType = ""
         self._log: tuple[str, ...] = ()
         self._result = ""
+        self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
 
     def _last_result(self, log: tuple[str, ...]) -> str:
         """The last fight's result line, looking only at the lines added since the last call."""
@@ -136,7 +137,7 @@ class CombatPane(Static):
             result = self._last_result(snap.log)
             key: object = result
         else:
-            key = (c, view.frames[-1] if view.frames else None)
+            key = (c, view.frames[-1] if view.frames else None, self.advice)
         if key == self._key:
             return
         self._key = key
@@ -166,7 +167,10 @@ class CombatPane(Static):
         )
         good, bad = theme_style(self.app, "good"), theme_style(self.app, "bad")
         table = combat_table(self.cards, view, self.seats, c, good, bad)
-        self.update(Group(header, table, combat_status(view, self.seats, c)))
+        parts: list[RenderableType] = [header, table, combat_status(view, self.seats, c)]
+        if self.advice:
+            parts.append(Text.assemble(("Advisor (w): ", "bold"), self.advice))
+        self.update(Group(*parts))
 
 
 def last_result(log: tuple[str, ...]) -> str:

@@ -9,6 +9,9 @@ are greyed or lit in place (a rebuild restyles every key and lays the screen out
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -20,6 +23,33 @@ class QuietFooter(Footer):
         self._shown: object = None
         self._layout: object = None
         self._queued = False
+        self._width = 0
+
+    def compose(self) -> ComposeResult:
+        """Only the keys that fit whole, in order (the screen lists the most needed first): a key cut
+        at the right edge ("s Sea") says nothing."""
+        width = self.size.width or self.app.size.width
+        self._width = width
+        shown: list[object] = []
+        used = 0
+        for item in super().compose():
+            if isinstance(item, FooterKey):
+                need = (
+                    cell_len(item.key_display)
+                    + 1
+                    + (cell_len(item.description) + 1 if item.description else 0)
+                )
+                if used + need > width:
+                    continue  # (a later, shorter key may still fit)
+                used += need
+            shown.append(item)
+        self.styles.grid_size_columns = max(1, len(shown))
+        yield from shown  # type: ignore[misc]
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._width:
+            self._shown = None
+            self.call_later(self.recompose)
 
     @staticmethod
     def _signature(screen: Screen[object]) -> tuple[tuple[str, str, str, bool], ...]:

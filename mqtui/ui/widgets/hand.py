@@ -14,8 +14,8 @@ from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
 from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
-from mqtui.ui.describe import card_kind, card_name, card_of, card_text, deck_word
-from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, Explain
+from mqtui.ui.describe import card_kind, card_name, card_of, card_text, charity_terms, deck_word
+from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, CharityRequested, Explain
 
 # key action -> (action kinds it means, words for the explanation)
 KEY_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -32,6 +32,9 @@ class CardList(OptionList):
     """The hand pane. Enter plays the highlighted card (or asks how, when it has several uses)."""
 
     BINDINGS = [
+        # (Enter says what it does: in charity it opens the dialog that gives or discards)
+        Binding("enter", "charity('give')", "Give away…", id="hand.charity_give"),
+        Binding("enter", "charity('discard')", "Discard…", id="hand.charity_discard"),
         Binding("enter", "use_card", "Play", id="hand.play"),
         Binding("e", "card('equip')", "Equip", id="hand.equip"),
         Binding("b", "card('belt')", "Belt", id="hand.belt"),
@@ -122,7 +125,9 @@ class CardList(OptionList):
         playable = any(a.kind != "discard" for a in self._uses.get(uid, []))
         mark = ("▶ ", "bold") if playable else ("  ", "")
         family = deck_word(self.cards, uid)
-        style = theme_style(self.app, family, bold=True) if family != "hidden" else Style(bold=True)
+        # (no colour under NO_COLOR: a grey name on the white highlighted row would not read)
+        coloured = family != "hidden" and not self.app.no_color
+        style = theme_style(self.app, family, bold=True) if coloured else Style(bold=True)
         text = Text.assemble(mark, (card_name(self.cards, uid), style))
         if not self.compact:
             text.append(f"\n  {card_kind(self.cards, uid)}", "dim")
@@ -151,8 +156,11 @@ class CardList(OptionList):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         snap = self.snapshot
+        n, to = charity_terms(snap) if snap is not None else (0, "")
+        if action == "charity":
+            return n > 0 and (parameters[0] == "give") == bool(to)
         if action == "use_card":
-            return True
+            return n == 0
         if action == "card" and parameters:
             kinds = KEY_KINDS[str(parameters[0])][0]
             if snap is None or not any(a.kind in kinds and card_of(a) >= 0 for a in snap.legal):
@@ -165,6 +173,9 @@ class CardList(OptionList):
             self.post_message(ActionChosen(actions[0]))
         else:
             self.post_message(ActionsOffered(title, actions))
+
+    def action_charity(self, _verb: str = "") -> None:
+        self.post_message(CharityRequested())
 
     def action_use_card(self) -> None:
         uid = self.current()

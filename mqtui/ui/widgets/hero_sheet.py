@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from mqtui.engine.cards import CardTable
 from mqtui.engine.heroes import describe, power_total, usable
-from mqtui.engine.state import Hero
+from mqtui.engine.state import ACT, Hero
 from mqtui.store import Snapshot
 from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name, fit_lines
 
@@ -19,8 +19,9 @@ def strength(cards: CardTable, hero: Hero) -> tuple[int, int, int]:
     return hero.level, items, power_total(cards, hero, "combat_bonus")
 
 
-def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -> Text:
-    """The sheet; ``compact`` (small screens) puts the gear on one line and leaves out the tallies."""
+def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False, moving: bool = True) -> Text:
+    """The sheet; ``compact`` (small screens) puts the gear on one line and leaves out the tallies;
+    without ``moving`` (not in the hero's action phase) the Moves show as "—": none can be used."""
     level, items, powers = strength(cards, hero)
     t = Text()
     t.append(hero.name, "bold")
@@ -29,7 +30,7 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False) -
     t.append(f"\n{describe(cards, hero)}")
     if hero.dead:
         t.append(" · dead: back at the Entrance next turn", "italic")
-    t.append(f"\nLife {hero.life}/{hero.max_life}  Moves {hero.moves}  Gold {hero.gold}")
+    t.append(f"\nLife {hero.life}/{hero.max_life}  Moves {hero.moves if moving else '—'}  Gold {hero.gold}")
     total = level + items + powers
     parts = [f"Level {level}"]
     parts += [f"items {items:+d}"] if items else []
@@ -118,13 +119,14 @@ class HeroSheet(Static):
             return
         seat = self.seat()
         hero = snap.view.heroes[seat]
-        key = (hero, seat == snap.seat, self.compact)
+        moving = any(f.kind == ACT and f.seat == seat for f in snap.view.frames)
+        key = (hero, seat == snap.seat, self.compact, moving)
         if key == self._key:
             return
         self._key = key
         mine = seat == snap.seat
         self.border_title = "Your hero" if mine else f"{hero.name} (o: next hero)"
-        self._full = hero_text(self.cards, hero, mine, self.compact)
+        self._full = hero_text(self.cards, hero, mine, self.compact, moving)
         self._fit()
 
     def _fit(self) -> None:

@@ -59,15 +59,21 @@ class GameLog(RichLog):
         self._wrapped_at = 0
         self._ends: list[int] | None = []  # where each shown entry's wrapped lines end (None: unknown)
         self._unwritten = False
+        self._seat: int | None = None  # whose log is shown: another seat's means a whole rewrite
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None or snap.log is self._shown:
             return
         log = snap.log
         if not getattr(self, "_size_known", True):  # written once the pane knows its width
-            self._shown, self._unwritten = log, True
+            self._shown, self._unwritten, self._seat = log, True, snap.seat
             return
         old = self._shown
+        if snap.seat != self._seat:  # a new pair of eyes: nothing of the previous seat's log stays
+            self._seat = snap.seat
+            self._shown = log
+            self._rewrite(log)
+            return
         if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
             new = log[len(old) :]
         else:  # an undo took entries back: drop their lines, keep the rest as wrapped

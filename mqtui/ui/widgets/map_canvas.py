@@ -19,15 +19,16 @@ PITCH_Y = 4
 INNER = PITCH_X - 1
 BIG_PITCH = (15, 6)  # for large panes: room for a fourth line (Deal, rule, loot and search marks)
 
-# Connection glyphs (horizontal wall: 3 cells, vertical wall: 1 cell) and their style names.
+# Connection glyphs (horizontal wall: 3 cells, vertical wall: 1 cell) and their style names. Never a
+# letter: heroes are letters on the map (a door "D" was once also Dame Pointy).
 CONNECTIONS: dict[str, tuple[str, str, str]] = {
     "passage": ("   ", " ", "passage"),
-    "door": (" D ", "D", "door"),
-    "locked": (" L ", "L", "locked"),
-    "hidden": (" H ", "H", "hidden"),
+    "door": (" + ", "+", "door"),
+    "locked": (" # ", "#", "locked"),
+    "hidden": (" ~ ", "~", "hidden"),
     "wall": ("███", "█", "wall"),
 }
-LEGEND = "D door  L locked  H hidden  █ wall  ? unexplored  * loot  r/x searched"
+LEGEND = "+ door  # locked  ~ hidden  █ wall  ? unexplored  * loot  r/x searched"
 _BOX = " │─└│││├─┘─┴┐┤┬┼"  # by bits N=1 E=2 S=4 W=8
 _HEAVY = {"corner_nw": "┏", "corner_ne": "┓", "corner_sw": "┗", "corner_se": "┛", "h": "━", "v": "┃"}
 _ARROWS = "↑→↓←"

@@ -52,8 +52,8 @@ def room_details(
         for i, m in enumerate(monsters):
             d = cards.monster[m.card]
             target = next((h.name for h in view.heroes if h.colour == m.colour), "nobody")
-            if i:
-                text.append("; ")
+            if i:  # (the full view ends each monster with its text: the next starts a new line)
+                text.append("\n" if full else "; ")
             text.append(f"{d.name} L{d.level}", "bold")
             extra = f", {d.move}" if d.move != "normal" else ""
             if d.ignores:

@@ -23,6 +23,20 @@ class StatusBar(Static):
         self.seats = seats
         self._key: object = None
 
+    def countdown(self, left: int) -> None:
+        """Say that the fight window passes by itself in ``left`` seconds (0: back to the prompt)."""
+        self._key = None
+        if left <= 0:
+            self.watch_snapshot(self.snapshot)
+            return
+        self.set_class(True, "-yours")
+        self.update(
+            Text.assemble(
+                ("▶ ", "bold"), (f"Passing in {left}…", "bold"), " any key: wait · space: pass now"
+            ),
+            layout=False,
+        )
+
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
             return

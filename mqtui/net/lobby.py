@@ -1,0 +1,346 @@
+"""A host of many tables: ``mqtui serve`` with neither ``--new`` nor ``--load``.
+
+Who signs in how:
+
+- ``ssh -p PORT code-XXXXXX@HOST`` (a join code of any table) goes straight to that seat, as on a
+  single-table host; so does a key listed in a table's keys file, and a key that already owns a seat
+  at exactly one unfinished table;
+- anyone else (any other key, or Enter at the ``Join code:`` prompt) lands in the **lobby**: a Textual
+  screen listing the tables, where they create a table, take an open seat or watch.
+
+The lobby app runs in the session's own process and pty like the game app (see
+:mod:`mqtui.net.lobbyclient`), and talks to the host over one end of a socket pair
+(:mod:`mqtui.net.lobbyproto`); once seated, the same connection is handed to that table's authority.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+from mqtui.engine.defs import COLOURS
+from mqtui.net import lobbyproto as lp
+from mqtui.net.authority import Authority
+from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.lobbyproto import BACK_TO_LOBBY
+from mqtui.net.persist import SeatRec
+from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
+from mqtui.net.sshserver import SSHHost
+from mqtui.net.table import HUMAN, NAMES, TableConfig
+from mqtui.net.tables import Tables, visitor_identity
+
+if TYPE_CHECKING:
+    from mqtui.net.serve import ServeOptions
+
+log = logging.getLogger("mqtui.net")
+
+LOBBY = "lobby"  # Claim.label of a visitor bound for the lobby
+LOBBY_READ_TIMEOUT = 600.0  # a lobby app asks for the list every few seconds; silence this long ends it
+NAME_LIMIT = 16
+
+
+def lobby_claim(identity: str) -> Claim:
+    return Claim(None, identity, LOBBY)
+
+
+@dataclass
+class LobbyHost(SSHHost):
+    """The SSH front door of a host with many tables."""
+
+    authority: Authority | None = None
+    tables: Tables = field(default_factory=lambda: Tables(Path("tables")))
+    name: str = "mqtui"
+    closing: bool = False  # the host is stopping: nobody goes back to the lobby
+
+    def claim_for_code(self, text: str) -> Claim | None:
+        if not text.strip():
+            return lobby_claim(visitor_identity())  # Enter at the prompt: the lobby
+        found = self.tables.find_code(text)
+        if found is None:
+            return None
+        a, claim = found
+        return Claim(claim.seat, claim.identity, f"{claim.label} at table {a.game.game}", a.game.game)
+
+    def claim_for_key(self, key: asyncssh.SSHKey) -> Claim | None:
+        found = self.tables.find_key(key)
+        if found is not None:
+            a, claim = found
+            return Claim(claim.seat, claim.identity, f"{claim.label} at table {a.game.game}", a.game.game)
+        return lobby_claim("key:" + str(key.get_fingerprint()))  # any key: the lobby, known by the key
+
+    def code_prompt(self) -> tuple[str, str]:
+        return "A join code takes you to your seat; just Enter opens the lobby.", "Join code (or Enter): "
+
+    def table_of(self, claim: Claim) -> Authority | None:
+        return self.tables.tables.get(claim.table)
+
+    async def play(
+        self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, authority: Authority | None = None
+    ) -> int:
+        if authority is not None:
+            return await super().play(process, claim, authority)
+        if claim.table:
+            a = self.table_of(claim)
+            if a is None:
+                process.stdout.write(b"mqtui: that table has ended.\r\n")
+                return 1
+            return await super().play(process, claim, a)
+        conn = process.get_extra_info("connection")
+        sockname = conn.get_extra_info("sockname") if conn is not None else None
+        where = str(sockname[0]) if sockname else "HOST"
+        where = f"[{where}]" if ":" in where else where
+        again = (
+            f"ssh -p {self.port} code-{{code}}@{where}" if self.port != 22 else f"ssh code-{{code}}@{where}"
+        )
+        peer = conn.get_extra_info("peername") if conn is not None else None
+        addr = str(peer[0]) if peer else ""
+        while True:  # the lobby, a game, and back to the lobby until the visitor leaves
+            code = await self.lobby_once(process, claim, again, addr)
+            if code != BACK_TO_LOBBY:
+                return code
+            if self.closing:
+                return 0
+
+    async def lobby_once(
+        self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, again: str, addr: str
+    ) -> int:
+        """One lobby app (and the game it leads to) in this session: its exit code."""
+        ours, theirs = socket.socketpair()
+        service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr))
+        try:
+            argv = [
+                sys.executable,
+                "-m",
+                "mqtui.net.lobbyclient",
+                "--fd",
+                str(theirs.fileno()),
+                "--app",
+                self.app,
+            ]
+            return await self.run_child(process, argv, theirs, SPECTATOR)
+        finally:
+            # the app has ended, so its socket has too: the service (or the game it became) ends on its own
+            if not service.done():
+                await asyncio.wait({service}, timeout=3.0)
+            if not service.done():
+                service.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await service
+
+    # -- the lobby service of one session ---------------------------------------------------------------
+
+    async def lobby_service(self, sock: socket.socket, claim: Claim, again: str, addr: str = "") -> None:
+        reader, writer = await asyncio.open_connection(sock=sock)
+        try:
+            while True:
+                body = await asyncio.wait_for(read_frame(reader, MAX_CLIENT_FRAME), LOBBY_READ_TIMEOUT)
+                if body is None:
+                    return
+                request = lp.decode_request(body)
+                try:
+                    seated = await self.answer(request, claim, addr)
+                except ValueError as exc:
+                    writer.write(encode(lp.Error(reason=str(exc))))
+                    await writer.drain()
+                    continue
+                if isinstance(seated, lp.Tables):
+                    writer.write(encode(seated))
+                    await writer.drain()
+                    continue
+                a, bound, reply = seated
+                if reply.code:
+                    reply.again = again.format(code=reply.code)
+                writer.write(encode(reply))
+                await writer.drain()
+                await a.serve_connection(reader, writer, bound)  # the game, on the same connection
+                return
+        except (ProtocolError, TimeoutError, ConnectionError, OSError) as exc:
+            log.info("lobby session ended: %s", exc)
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def answer(
+        self, request: lp.LobbyRequest, claim: Claim, addr: str = ""
+    ) -> lp.Tables | tuple[Authority, Claim, lp.Seated]:
+        """The reply to one lobby request; ValueError with the reason when it cannot be done."""
+        t = self.tables
+        if isinstance(request, lp.ListTables):
+            return lp.Tables(
+                host=self.name,
+                tables=t.infos(claim.identity),
+                packs=t.available_packs(),
+                levels=list(levels()),
+                max_tables=t.max_tables,
+            )
+        if isinstance(request, lp.Create):
+            seats = seats_for(request)
+            seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
+            a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
+            a, bound = t.take(a.game.game, 0, claim.identity, f"{claim.identity} (made the table)")
+        elif isinstance(request, lp.Take):
+            a, bound = t.take(
+                request.table, request.seat, claim.identity, f"{claim.identity} (from the lobby)"
+            )
+        else:
+            found = t.find_code(request.code)
+            if found is None:
+                raise ValueError("no table here has that join code")
+            a, code_claim = found
+            seat = a.resolve(code_claim)
+            if isinstance(seat, str):
+                raise ValueError(seat)
+            a.reserve(seat, code_claim.identity)
+            bound = Claim(seat, code_claim.identity, code_claim.label)
+        seat = bound.seat if bound.seat is not None else SPECTATOR
+        codes = a.codes_for(str(seat)) if seat >= 0 else []
+        name = a.slots[seat].name if seat >= 0 else ""
+        log.info("%s takes seat %s at table %s", claim.identity, seat, a.game.game)
+        return (
+            a,
+            bound,
+            lp.Seated(
+                table=a.game.game,
+                seat=seat,
+                name=name,
+                packs=list(a.game.packs),
+                dirs=self.table_content(a),
+                code=codes[0] if codes and not claim.identity.startswith("key:") else "",
+            ),
+        )
+
+
+def levels() -> tuple[str, ...]:
+    from mqtui.bots import BOT_KINDS
+
+    return tuple(BOT_KINDS)
+
+
+def seats_for(request: lp.Create) -> list[SeatRec]:
+    """The seats of a table a visitor creates (theirs first). ValueError when the request is not sound."""
+    name = " ".join(request.name.split())[:NAME_LIMIT] or NAMES[0]
+    if not name.isprintable():
+        raise ValueError("a name is letters, digits and spaces")
+    if not 1 <= len(request.others) <= 5:
+        raise ValueError("a table has 2 to 6 seats")
+    names = [n for n in NAMES if n.lower() != name.split()[0].lower()]  # no two Anns
+    seats = [SeatRec(name=name, colour=COLOURS[0], kind=HUMAN)]
+    for i, kind in enumerate(request.others, start=1):
+        if kind == lp.OPEN:
+            seats.append(SeatRec(name=names[i - 1], colour=COLOURS[i], kind=HUMAN))
+        elif kind in levels():
+            seats.append(SeatRec(name=f"{names[i - 1]} ({kind})", colour=COLOURS[i], kind=kind))
+        else:
+            raise ValueError(f"{kind!r} is neither an open seat nor a computer level")
+    return seats
+
+
+# -- mqtui serve (lobby mode) ---------------------------------------------------------------------------
+
+
+def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
+    t = host.tables
+    target = f"[{addr}]" if ":" in addr else addr
+    port = f"-p {host.port} " if host.port != 22 else ""
+    lines = [
+        f'mqtui serve: host "{host.name}", {len(t.tables)} table(s) from {t.folder} (at most {t.max_tables})',
+        f"SSH on {addr}:{host.port}. Visitors open the lobby with:  ssh {port}{target}",
+        "  (any SSH key, or Enter at the 'Join code' prompt; a seat's join code goes straight to the seat)",
+    ]
+    for info in t.infos():
+        a = t.tables[info.id]
+        who = ", ".join(f"{s.name}" for s in info.seats)
+        state = "over" if info.over else f"round {info.round}"
+        lines.append(f"  table {info.id}  {state:<9} {who}")
+        for i, slot in enumerate(a.slots):
+            codes = a.codes_for(str(i))
+            if slot.human and codes:
+                lines.append(f"    seat {i}  {slot.name:<14} ssh {port}code-{codes[0]}@{target}")
+    lines.extend(f"  not opened: {p}" for p in problems)
+    if host.fingerprint:
+        lines.append(f"Host key {host.fingerprint}: visitors can compare it with what ssh shows them")
+    lines.append(
+        f"Tables end {t.idle:g} s after their last player left, or {t.finished_keep:g} s after the game is over."
+    )
+    lines.append("Ctrl+C stops the server; every table is saved and comes back at the next start.")
+    return "\n".join(lines)
+
+
+async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
+    """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
+    from mqtui.net.errors import ServeError
+    from mqtui.paths import data_dir
+
+    for flag, given in (
+        ("--local-seat", opts.local_seat is not None),
+        ("--no-ssh", not opts.ssh),
+        ("--socket", bool(opts.socket)),
+        ("--save", bool(opts.save)),
+        ("--keys", bool(opts.keys)),
+        ("--pack", bool(opts.packs)),
+    ):
+        if given:
+            raise ServeError(f"{flag} needs --new or --load (a single-table host); the lobby picks per table")
+    config = TableConfig(
+        timeout=opts.timeout,
+        turn_timeout=opts.turn_timeout,
+        abandon=opts.abandon,
+        bot_delay=opts.bot_delay,
+        rate=opts.rate,
+        burst=max(40.0, 2 * opts.rate),
+    )
+    folder = Path(opts.tables) if opts.tables else data_dir() / "tables"
+    tables = Tables(
+        folder,
+        config,
+        idle=opts.idle,
+        max_tables=opts.max_tables,
+    )
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("mqtui.net")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        problems = await tables.load_all()
+        key_path = data_dir() / "ssh_host_key"
+        try:
+            await host.listen(opts.host, opts.port, key_path)
+        except asyncssh.KeyImportError as exc:
+            raise ServeError(
+                f"{key_path}: not a usable host key ({exc}); move it away for a new one"
+            ) from None
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
+        await tables.start()
+        if opts.fork:
+            await host.start_forks()
+        print(lobby_banner(host, opts.host, problems), flush=True)
+        if ready is not None and not ready.done():
+            ready.set_result(host)
+        await stop.wait()
+        print("mqtui serve: stopping; saving every table...", flush=True)
+    finally:
+        host.closing = True
+        await tables.close()
+        await host.close()
+        logger.removeHandler(handler)
+    print(f"mqtui serve: {len(tables.tables)} table(s) saved in {tables.folder}", flush=True)
+    return 0

@@ -1,0 +1,80 @@
+"""The program behind a lobby session: ``python -m mqtui.net.lobbyclient --fd N``.
+
+The SSH host starts it like the game client (its own process and pty; ``--fd`` is one end of a socket
+pair whose other end is the host's lobby service). It shows the lobby; once the visitor has a seat, the
+same connection carries the game and the usual app (:func:`mqtui.net.client.run_app`) takes over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import socket
+import sys
+
+from textual.app import App
+
+from mqtui.net import lobbyproto as lp
+from mqtui.net.lobbyproto import BACK_TO_LOBBY
+
+
+class LobbyApp(App[lp.Seated | None]):
+    """Only the lobby screen; its answer is the app's result."""
+
+    TITLE = "mqtui lobby"
+    ENABLE_COMMAND_PALETTE = False  # a visitor gets only the lobby's own commands
+
+    def __init__(self, link: lp.LobbyLink) -> None:
+        super().__init__()
+        self.link = link
+
+    def on_mount(self) -> None:
+        from mqtui.ui.screens.lobby import LobbyScreen
+
+        self.push_screen(LobbyScreen(self.link), self.exit)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    sock = socket.socket(fileno=args.fd)
+    reader, writer = await asyncio.open_connection(sock=sock)
+    link = lp.LobbyLink(reader, writer)
+    seated = await LobbyApp(link).run_async()
+    if seated is None:
+        writer.close()
+        return 0
+    from mqtui.net.client import content_engine, play_to_end
+    from mqtui.net.netstore import JoinRefused, NetStore
+
+    where = f"seat {seated.seat} ({seated.name})" if seated.seat >= 0 else "a spectator's place"
+    print(f"mqtui: table {seated.table}, {where}.", flush=True)
+    if seated.again:
+        print(f"To come back to this seat later: {seated.again}  (keep the code to yourself)", flush=True)
+    engine = content_engine(seated.dirs)
+    try:
+        store = await NetStore.connect(engine, reader, writer, name=seated.name)
+    except (JoinRefused, OSError) as exc:
+        print(f"mqtui: could not join the table: {exc}", flush=True)
+        await asyncio.sleep(args.linger)
+        return 2
+    if seated.again:
+        await asyncio.sleep(args.linger)  # time to read the code
+    code = await play_to_end(store, args.app, args.linger)
+    if code == 0 or store.close_reason.startswith("this table has ended"):
+        return BACK_TO_LOBBY  # they left the table, or it ended: back to the list of tables
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mqtui.net.client import take_terminal
+
+    p = argparse.ArgumentParser(prog="python -m mqtui.net.lobbyclient", description=__doc__)
+    p.add_argument("--fd", type=int, required=True, help="a connected socket to the host's lobby")
+    p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
+    p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a message up")
+    args = p.parse_args(argv)
+    take_terminal()
+    return asyncio.run(_main(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Every test runs in a world of its own, so that the suite can run in parallel (pytest-xdist):
+
+- its own data folder (``$MQTUI_DATA``: saves, settings, user packs and themes) and ``$HOME``, both
+  under the test's ``tmp_path``, never the user's nor another worker's;
+- a known terminal (``TERM=xterm-256color``) and no ``NO_COLOR`` from the caller's shell (a test about
+  either sets it itself).
+
+A module may still set ``MQTUI_DATA`` elsewhere (its own autouse fixture runs after this one).
+Waiting helpers live in ``tests/waiting.py``; a port is always 0 (the OS picks a free one); a folder
+is always under ``tmp_path`` (per test, so per worker), never a fixed path.
+
+The ``slow`` marker is on every test that takes seconds (whole games, fuzzing, subprocesses, SSH;
+measured with ``pytest --durations=40``); ``-m "not slow"`` leaves them out. In a parallel run
+(``./test``: ``-n auto --dist loadgroup``) they start first, so that the long ones spread over the
+workers instead of ending the run on one of them. Tests that share an expensive module fixture keep
+together on one worker with ``pytest.mark.xdist_group("name")``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_data_and_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts the same way
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # (stable: slow first)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    """The test's data folder (``$MQTUI_DATA``), for tests that look into it."""
+    return tmp_path / "data"

@@ -1,0 +1,92 @@
+"""Helpers for privacy tests: all the text the app shows, and the card names a seat must not see."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+from textual.app import App
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import OptionList, RichLog, Static
+from textual.widgets._toast import Toast
+
+from mqtui.engine.state import HIDDEN, REWARD
+from mqtui.engine.view import view_for
+from mqtui.store import LocalStore
+
+
+def _plain(renderable: object, width: int) -> str:
+    if isinstance(renderable, str):
+        return renderable
+    if isinstance(renderable, (Text, Content)):
+        return renderable.plain
+    console = Console(width=max(width, 40), file=io.StringIO(), record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def widget_text(widget: Widget) -> str:
+    """Everything a widget holds as text: all the log's lines (not only the visible ones), every option
+    of a list, a toast's title and message, a static's content, and the border titles."""
+    parts = [str(widget.border_title or ""), str(widget.border_subtitle or "")]
+    if isinstance(widget, RichLog):
+        parts += [strip.text for strip in widget.lines]
+    elif isinstance(widget, OptionList):
+        parts += [_plain(widget.get_option_at_index(i).prompt, 80) for i in range(widget.option_count)]
+    elif isinstance(widget, Toast):
+        note = widget._notification
+        parts += [note.title or "", note.message]
+    elif isinstance(widget, Static):
+        parts.append(_plain(widget.content, widget.size.width))
+    return "\n".join(p for p in parts if p)
+
+
+def screen_text(app: App[object]) -> str:
+    """The text of every widget on the screen on top (and the live notifications)."""
+    parts = [widget_text(w) for w in app.screen.query("*")]
+    parts += [f"{n.title}\n{n.message}" for n in app._notifications]
+    return "\n".join(parts)
+
+
+def visible_names(store: LocalStore, seat: int) -> set[str]:
+    """Names of every card ``seat`` may see now: in its view (own hand, all gear, discards, frames)."""
+    view = view_for(store.state, seat)
+    uids: list[int] = [*view.dxm_discard, *view.treasure_discard, *view.monster_discard]
+    for hero in view.heroes:
+        uids += [*hero.hand, *hero.equipped, *hero.belt, *hero.backpack]
+    for frame in view.frames:
+        if frame.kind == REWARD:  # the Treasure being shared out
+            uids += list(frame.options)
+    return {store.cards.names[u] for u in uids if u != HIDDEN and 0 <= u < len(store.cards.names)}
+
+
+def private_names(store: LocalStore, seat: int) -> set[str]:
+    """Names of cards in other seats' hands that ``seat`` has no way to know of (not in its view and not
+    named anywhere in its own log: a copy played earlier, say)."""
+    known = visible_names(store, seat)
+    log = "\n".join(store.snapshot(seat).log)
+    names = set()
+    for hero in store.state.heroes:
+        if hero.seat == seat:
+            continue
+        for uid in hero.hand:
+            name = store.cards.names[uid]
+            if name not in known and name not in log:
+                names.add(name)
+    return names
+
+
+def public_private_names(store: LocalStore) -> set[str]:
+    """Names in any hand that no seat but its holder may see: nothing on a hand-off screen may show
+    them."""
+    spectator = set()
+    log = "\n".join(store.snapshot(-1).log)
+    for hero in store.state.heroes:
+        for uid in hero.hand:
+            name = store.cards.names[uid]
+            others = [s for s in range(len(store.seats)) if s != hero.seat]
+            if all(name in private_names(store, s) for s in others) and name not in log:
+                spectator.add(name)
+    return spectator

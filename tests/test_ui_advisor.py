@@ -1,0 +1,187 @@
+"""The advisor in the app (key w, the fight pane's line, the setting, the tally for the game-over
+screen) and the first game on easy (the title screen says so; the New Game screen remembers a change)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Select, Static
+from ui_helpers import add_monster, add_room, empty_hands, give, make_app, past_hand_off, settle, store_for
+
+from mqtui.bots.advice import Advice
+from mqtui.engine.actions import Action
+from mqtui.store import LocalStore
+from mqtui.ui.advisor import AdviceTally, tally_for
+from mqtui.ui.app import MQApp
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.game_over import GameOverScreen
+from mqtui.ui.screens.new_game import NewGameScreen
+from mqtui.ui.screens.title import TitleScreen
+from mqtui.ui.settings import Settings, load_settings
+from mqtui.ui.widgets.combat import CombatPane
+
+
+def fight_game() -> LocalStore:
+    """Ann (Level 1, strength 5 with gear) next to a Level 3 monster she is unlikely to beat alone;
+    Bob, a human at the same keyboard, could help."""
+    store = store_for((("Ann", "human"), ("Bob", "human")), seed=5)
+    empty_hands(store)
+    add_room(store, "hall-of-mirrors", 0, -1)
+    add_monster(store, "goblin-middle-manager", 0, -1, "red")
+    give(store, 0, ["traffic-cone-helm", "convenient-dagger"], "equipped")
+    give(store, 0, ["suspicious-potion"], "belt")
+    give(store, 0, ["gym-membership"])
+    return store
+
+
+def advisor_line(app: MQApp) -> str:
+    pane = app.screen.query_one("#combat-main", CombatPane)
+    return pane.advice
+
+
+async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_player_did() -> None:
+    store = fight_game()
+    app = make_app(store)
+    app.game_store = store
+    async with app.run_test(size=(80, 24)) as pilot:
+        await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
+        await pilot.press("shift+up")  # into the fight
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        line = advisor_line(app)
+        assert "% to win now" in line and "escape on" in line
+        assert "Advisor (w):" in app.screen.query_one("#combat-main", CombatPane).plain_text()
+        await pilot.press("w")
+        await pilot.pause()
+        notes = [n for n in app._notifications if n.title.startswith("Advisor")]
+        assert notes and notes[-1].message == line
+        snap = app.screen.snapshot
+        assert snap is not None
+        await app.screen.perform(Action(0, "pass"))
+        await settle(pilot, app)
+        tally = tally_for(store)
+        assert tally.offered == 1
+        assert tally.followed == (1 if line.split(";")[1].strip().startswith("pass") else 0)
+
+
+async def test_the_advisor_can_be_turned_off() -> None:
+    store = fight_game()
+    app = make_app(store, advisor=False)
+    app.game_store = store
+    async with app.run_test(size=(80, 24)) as pilot:
+        await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
+        await pilot.press("shift+up")
+        await settle(pilot, app)
+        assert advisor_line(app) == ""
+        assert "Advisor" not in app.screen.query_one("#combat-main", CombatPane).plain_text()
+        assert app.screen.check_action("advice", ()) is False
+        await pilot.press("w")
+        await pilot.pause()
+        assert not any(n.title.startswith("Advisor") for n in app._notifications)
+        await app.screen.perform(Action(0, "pass"))
+        await settle(pilot, app)
+        assert tally_for(store).offered == 0
+
+
+async def test_the_advisor_key_explains_the_action_phase() -> None:
+    store = store_for((("Ann", "human"), ("Bob", "random")), seed=3)
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("w")
+        await pilot.pause()
+        notes = [n for n in app._notifications if n.title.startswith("Advisor")]
+        assert notes and notes[-1].message and "\n" not in notes[-1].message
+
+
+def test_the_tally_line_says_how_often_the_advice_was_taken() -> None:
+    tally = AdviceTally()
+    assert tally.line() == ""
+    advice = Advice(Action(0, "pass"), "pass")
+    tally.record(advice, Action(0, "pass"))
+    tally.record(advice, Action(0, "invite", 1, 1, 0))
+    assert (tally.offered, tally.followed) == (2, 1)
+    assert tally.line() == "You took the advisor's advice 1 of 2 times (50%)."
+
+
+async def test_the_game_over_screen_shows_the_tally() -> None:
+    store = store_for()
+    app = make_app(store)
+    app.game_store = store
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        advice = Advice(Action(0, "pass"), "pass")
+        for taken in ("pass", "pass", "pass", "end"):
+            tally_for(store).record(advice, Action(0, taken))
+        app.game_over(app.screen, store.snapshot())
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        text = str(app.screen.query_one("#advice-tally", Static).render())
+        assert "advice 3 of 4 times (75%)" in text
+
+
+# -- first game on easy ----------------------------------------------------------------------------------
+
+
+async def test_the_first_game_is_against_easy_players_and_the_title_says_so(data) -> None:
+    app = MQApp(bot_delay=0)  # the settings of a machine that never played
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        line = str(app.screen.query_one("#opponents", Static).render())
+        assert "easy" in line and "New game" in line
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        assert [app.screen.query_one(f"#kind-{i}", Select).value for i in range(1, 4)] == ["easy"] * 3
+        await pilot.press("enter")
+        await settle(pilot, app)
+        store = app.game_store
+        assert store is not None
+        assert [s.kind for s in store.seats] == ["human", "easy", "easy", "easy"]
+    assert load_settings().opponents == "easy"
+
+
+@pytest.mark.slow
+async def test_the_new_game_screen_remembers_another_level(data) -> None:
+    app = MQApp(settings=Settings(), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        for i in range(1, 4):
+            screen.query_one(f"#kind-{i}", Select).value = "normal"
+        await pilot.pause()
+        screen.action_start()
+        await settle(pilot, app)
+        assert [s.kind for s in app.game_store.seats][1:] == ["normal"] * 3
+    assert load_settings().opponents == "normal"
+    again = MQApp(bot_delay=0)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "normal" in str(again.screen.query_one("#opponents", Static).render())
+        await pilot.press("n")
+        assert again.screen.query_one("#kind-1", Select).value == "normal"
+
+
+def test_cli_new_without_players_uses_the_remembered_level(monkeypatch) -> None:
+    from mqtui.cli import new as cli_new
+    from mqtui.ui.settings import save_settings
+
+    started: list[object] = []
+
+    class FakeApp:
+        def run(self) -> None:
+            started.append(True)
+
+    def fake_make_app(args, **kwargs):  # type: ignore[no-untyped-def]
+        started.append(kwargs["new_game"])
+        return FakeApp()
+
+    monkeypatch.setattr(cli_new, "make_app", fake_make_app)
+    from mqtui.cli import main
+
+    assert main(["new"]) == 0
+    assert [s.kind for s in started[0]][1:] == ["easy"] * 3  # type: ignore[attr-defined]
+    save_settings(Settings(opponents="hard"))
+    started.clear()
+    assert main(["new"]) == 0
+    assert [s.kind for s in started[0]][1:] == ["hard"] * 3  # type: ignore[attr-defined]

@@ -1,0 +1,124 @@
+"""A turn that flows: a whole game against computer players at default settings, played by a script
+through the app, counting the keys the person had to press while it was not their turn."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from ui_helpers import local_app, settle, store_for
+
+from mqtui.bots import make_bot
+from mqtui.engine.state import STAGE_TURN
+from mqtui.engine.view import view_for
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.game_over import GameOverScreen
+from mqtui.ui.session import available_bot
+from mqtui.ui.settings import Settings
+
+PLAYERS = (("Ann", "human"), ("Bob", "normal"), ("Cy", "normal"), ("Dee", "normal"))
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+def game_screen(app) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+async def count_keys_off_turn(
+    seed: int, size: tuple[int, int] = (80, 24), countdown: int | None = None
+) -> dict[str, int]:
+    """Play a whole game (Ann by a script, through the app); count what Ann had to press while another
+    player's turn was on: ``passes`` (space only to let the play go on), ``choices`` (a card she chose
+    to play, an answer to a request for help), and the computer players' fights she was asked about."""
+    store = store_for(PLAYERS, seed=seed, setup_done=False)
+    script = make_bot("normal", seed=99)
+    wait = Settings().pass_countdown if countdown is None else countdown  # default: the settings'
+    app = local_app(store, pass_countdown=wait)
+    counts = {"passes": 0, "choices": 0, "fights": 0}
+    async with app.run_test(size=size) as pilot:
+        for _ in range(5000):
+            await settle(pilot, app)
+            if store.state.stage == "over" or isinstance(app.screen, GameOverScreen):
+                break
+            screen = game_screen(app)
+            snap = screen.snapshot
+            s = store.state
+            if store.engine.deciding(s) != 0 or snap is None or not snap.legal or snap.n != s.n:
+                continue
+            if getattr(screen, "passing_by_itself", lambda: False)():
+                n = s.n
+                for _ in range(2000):  # the app passes by itself: wait for it
+                    await pilot.pause()
+                    if store.state.n != n:
+                        break
+                continue
+            legal = list(store.engine.legal(s, 0))
+            action = script.choose(store.engine, view_for(s, 0), 0, legal).action
+            off_turn = s.stage == STAGE_TURN and s.active != 0
+            if action.kind == "pass":
+                counts["passes"] += off_turn
+                await pilot.press("space")
+            else:
+                counts["choices"] += off_turn
+                await screen.perform(action)
+        assert store.state.stage == "over"
+    ann = store.seats[0].name
+    counts["fights"] = sum(
+        1
+        for e in store.log
+        if e.kind == "combat" and e.text.startswith("Combat in") and f"! {ann} " not in e.text
+    )
+    return counts
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
+async def test_a_game_against_the_computer_needs_no_key_to_let_play_go_on(monkeypatch) -> None:
+    """Default settings (the countdown at 3 steps), with the countdown's step made short for the test.
+    Before the countdown and the auto-pass: 72 passes in 29 computer fights (seed 5)."""
+    from mqtui.ui.flow import PassCountdown
+
+    monkeypatch.setattr(PassCountdown, "TICK", 0.01)
+    counts = await count_keys_off_turn(seed=5)
+    print("keys off turn:", counts)
+    assert counts["fights"] > 3
+    assert counts["passes"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
+@pytest.mark.skipif(not os.environ.get("MQTUI_MEASURE"), reason="the 'before' figure: set MQTUI_MEASURE=1")
+async def test_the_same_game_as_it_was_before_the_auto_pass(monkeypatch) -> None:
+    """The figure to compare with: every window asks (no auto-pass, no countdown), as before."""
+    monkeypatch.setattr("mqtui.ui.screens.game.nothing_to_play", lambda snap: False)
+    counts = await count_keys_off_turn(seed=5, countdown=0)
+    print("keys off turn, before:", counts)
+    assert counts["passes"] > counts["fights"] > 3
+
+
+@pytest.mark.skipif(available_bot("normal") != "normal", reason="needs the normal computer player")
+async def test_computer_reasons_stay_out_of_the_log_and_shift_w_shows_them() -> None:
+    from ui_helpers import make_app
+
+    from mqtui.ui.screens.room import RoomScreen
+
+    store = store_for(PLAYERS, seed=5, setup_done=False)
+    script = make_bot("normal", seed=99)
+    while not store.reasons and store.state.stage != "over" and len(store.actions) < 3000:
+        if not store.step_bot():
+            legal = list(store.engine.legal(store.state, 0))
+            store.apply(script.choose(store.engine, view_for(store.state, 0), 0, legal).action)
+    assert store.reasons, "no computer player explained anything"
+    assert not [line for line in store.snapshot(0).log if "%" in line]
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("W")
+        assert isinstance(app.screen, RoomScreen)
+        text = str(app.screen.details)
+        assert store.reasons[-1].why in text and store.seats[store.reasons[-1].seat].name in text

@@ -1,0 +1,135 @@
+"""Hot seat through the app: whenever the seat at the screen changes, nothing the previous player
+could see stays anywhere on screen (panes, log, card text, toasts), and a hand-off screen comes
+first, also at the start of a game and after a load."""
+
+from __future__ import annotations
+
+import pytest
+from screen_text import private_names, public_private_names, screen_text
+from ui_helpers import local_app, make_app, settle, store_for
+
+from mqtui.bots import make_bot
+from mqtui.engine.view import view_for
+from mqtui.store import LocalStore
+from mqtui.ui.app import MQApp
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.game_over import GameOverScreen
+from mqtui.ui.screens.handoff import HandoffScreen
+
+PLAYERS = (("Ann", "human"), ("Bob", "human"))
+SPACE_KINDS = ("done", "end", "pass")
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+def game_screen(app: MQApp) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+def leaks(app: MQApp, store: LocalStore, seat: int) -> list[str]:
+    text = screen_text(app)
+    return sorted(name for name in private_names(store, seat) if name in text)
+
+
+async def play_hot_seat_game(size: tuple[int, int], seed: int) -> tuple[int, int]:
+    """Two people at one keyboard, the people's moves chosen by a script and sent
+    through the app (space for ready/end/pass). Returns (hand-offs seen, actions taken)."""
+    store = store_for(PLAYERS, seed=seed, setup_done=False)
+    scripts = {seat: make_bot("normal", seed=seat) for seat in (0, 1)}
+    app = local_app(store)
+    handoffs = steps = 0
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        # a new hot-seat game opens on the hand-off screen, never on the first player's hand
+        assert isinstance(app.screen, HandoffScreen)
+        while store.state.stage != "over" and steps < 2000:
+            await settle(pilot, app)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if isinstance(app.screen, HandoffScreen):
+                shown = screen_text(app)
+                assert not [n for n in public_private_names(store) if n in shown]
+                await pilot.press("enter")
+                await settle(pilot, app)
+                handoffs += 1
+                screen = game_screen(app)
+                seat = screen.snapshot.seat
+                assert app.screen is screen and seat == store.engine.deciding(store.state)
+                assert leaks(app, store, seat) == [], f"hand-off {handoffs} to seat {seat}"
+                continue
+            screen = game_screen(app)
+            seat = store.engine.deciding(store.state)
+            if seat not in scripts or screen.snapshot.seat != seat:
+                continue  # the computer player's move is under way
+            legal = list(store.engine.legal(store.state, seat))
+            action = scripts[seat].choose(store.engine, view_for(store.state, seat), seat, legal).action
+            steps += 1
+            if action.kind in SPACE_KINDS and [a for a in legal if a.kind == action.kind] == [action]:
+                await pilot.press("space")
+            else:
+                await screen.perform(action)
+        assert store.state.stage == "over", f"no winner after {steps} steps"
+    return handoffs, steps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_hot_seat_game_never_shows_another_seats_cards(size: tuple[int, int]) -> None:
+    handoffs, _steps = await play_hot_seat_game(size, seed=8)  # a short game: 135 actions
+    assert handoffs > 10
+
+
+async def test_a_loaded_hot_seat_game_opens_on_the_hand_off(data) -> None:
+    store = store_for(PLAYERS, seed=8)
+    path = data / "hot.mqsave"
+    store.save(path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert app.open_file(path)
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)
+        assert "Ann" in str(app.screen.query_one("#who").render())
+        screen = game_screen(app)
+        assert screen.snapshot is None  # nothing of anyone's hand is drawn behind it
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.screen is screen and screen.snapshot.seat == 0
+
+
+async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
+    """Ann passes in her fight; the window goes to Bob (who could throw a flask); Bob's Ctrl+Z takes
+    Ann's pass back: the screen hands off to Ann again, with nothing of Bob's hand on it."""
+    from ui_helpers import add_monster, add_room, empty_hands, give, make_app
+
+    store = store_for(PLAYERS, seed=3)
+    empty_hands(store)
+    add_room(store, "hall-of-mirrors", 0, -1)
+    add_monster(store, "skeleton-intern", 0, -1, "red")
+    give(store, 1, ["flask-of-bravado", "hard-hat"])
+    app = make_app(store)  # (pass countdown off: Bob is asked)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # the first hand-off, to Ann
+        await settle(pilot, app)
+        await pilot.press("shift+up")  # into the fight
+        await settle(pilot, app)
+        await pilot.press("space")  # Ann passes: Bob's window
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert screen.snapshot.seat == 1 and "Flask of Bravado" in screen_text(app)
+        await pilot.press("ctrl+z")  # takes back Ann's pass
+        await settle(pilot, app)
+        assert store.engine.deciding(store.state) == 0
+        assert isinstance(app.screen, HandoffScreen) and "Ann" in str(app.screen.query_one("#who").render())
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert screen.snapshot.seat == 0
+        assert leaks(app, store, 0) == [] and "Hard Hat" not in screen_text(app)

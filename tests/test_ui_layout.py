@@ -1,0 +1,78 @@
+"""80x24 that reads well: the footer's keys fit whole, the log shows six lines, actions take one line
+each (whole when highlighted), check boxes say their state in text."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets._footer import FooterKey
+from ui_helpers import add_room, make_app, settle, store_for
+
+from mqtui.ui.widgets.actions import ActionList
+from mqtui.ui.widgets.footer import QuietFooter
+from mqtui.ui.widgets.log import GameLog
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_footer_keys_fit_whole_and_the_log_has_six_lines(size: tuple[int, int]) -> None:
+    app = make_app(store_for())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        footer = app.screen.query_one(QuietFooter)
+        keys = list(footer.query(FooterKey))
+        assert len(keys) >= 5
+        for key in keys:
+            assert key.region.right <= footer.region.right, key.description
+        assert any(k.description == "Help" for k in keys) and any(k.description == "Quit" for k in keys)
+        assert app.screen.query_one(GameLog).scrollable_content_region.height >= 6
+
+
+async def test_actions_one_line_each_and_whole_when_highlighted() -> None:
+    store = store_for()
+    add_room(store, "coat-check", 0, 0)  # Ann stands in it: its Deal is a long action
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        actions = app.screen.query_one(ActionList)
+        width = actions.scrollable_content_region.width
+        prompts = [actions.get_option_at_index(i).prompt for i in range(actions.option_count)]
+        long = [i for i, label in enumerate(actions._labels) if label.cell_len > width]
+        assert long, "no action label too long for the pane at 80 columns"
+        i = long[0]
+        assert str(prompts[i]).endswith("…") and prompts[i].cell_len <= width
+        actions.highlighted = i
+        await pilot.pause()
+        assert actions.get_option_at_index(i).prompt.plain == actions._labels[i].plain  # whole
+
+
+async def test_settings_check_boxes_say_their_state() -> None:
+    from mqtui.ui.screens.settings import SettingsScreen
+    from mqtui.ui.settings import Settings
+    from mqtui.ui.widgets.toggles import TextCheckbox
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(SettingsScreen(Settings(handoff=True), app.theme_labels))
+        await pilot.pause()
+        box = app.screen.query_one("#handoff", TextCheckbox)
+        assert "[x]" in str(box.render())
+        box.value = False
+        await pilot.pause()
+        assert "[ ]" in str(box.render())
+
+
+async def test_the_footer_names_what_enter_does() -> None:
+    app = make_app(store_for())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        actions = app.screen.query_one(ActionList)
+        for i in (0, 1):
+            actions.highlighted = i
+            await pilot.pause()
+            enter = app.screen.active_bindings["enter"].binding.description.rstrip("…")
+            assert enter and actions._labels[i].plain.split(" ", 1)[1].startswith(enter)

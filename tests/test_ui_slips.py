@@ -1,0 +1,78 @@
+"""Text slips seen on screen: articles, the escape roll's target, the Pawn Shop's price, the hero
+pane after `o` and after the movement, monsters' texts in the room inspector."""
+
+from __future__ import annotations
+
+import pytest
+from ui_helpers import add_monster, add_room, empty_hands, give, hero, make_app, settle, store_for
+
+from mqtui.engine.actions import Action
+from mqtui.ui.describe import action_label
+from mqtui.ui.widgets.hero_sheet import HeroSheet
+from mqtui.ui.widgets.room_info import room_details
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+def test_an_elf_not_a_elf() -> None:
+    store = store_for()
+    empty_hands(store)
+    (elf,) = give(store, 0, ["elf-card"])
+    events = store.apply(Action(0, "play", elf))
+    assert any(e.text.startswith("Ann is now an Elf") for e in events)
+
+
+def test_the_pawn_shop_says_the_price_it_pays() -> None:
+    store = store_for()
+    add_room(store, "pawn-shop", 0, 0)  # (the Entrance's place: Ann stands in the shop)
+    (dagger,) = give(store, 0, ["convenient-dagger"])
+    snap = store.snapshot(0)
+    label = action_label(Action(0, "deal", dagger), snap, store.cards)
+    gold = store.cards.treasure[dagger].gold
+    assert label.startswith(f"Sell Dagger of Suspicious Convenience for {gold} gold") and "about" not in label
+
+
+def test_monster_texts_in_the_inspector_are_one_a_line() -> None:
+    store = store_for()
+    add_room(store, "coat-check", 1, 0)
+    add_monster(store, "skeleton-intern", 1, 0, "red")
+    add_monster(store, "tax-goblin", 1, 0, "blue")
+    text = room_details(store.cards, store.snapshot(0).view, 1, 0, full=True).plain
+    assert (".; " not in text and "\nTax Goblin" in text) or "\nSkeleton Intern" in text
+
+
+async def test_hero_pane_comes_back_to_you_and_moves_show_only_while_moving() -> None:
+    from mqtui.ui.screens.charity import CharityDialog
+
+    store = store_for()
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand"])  # one over the limit at the end of the action phase
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        sheet = app.screen.query_one(HeroSheet)
+        assert f"Moves {hero(store, 0).moves} " in str(sheet.content)
+        await pilot.press("o")  # Bob's sheet
+        assert sheet.shown == 1 and "Moves — " in str(sheet.content)  # not his turn
+        await pilot.press("o")  # and back to Ann's
+        await pilot.press("space")  # Ann ends her action phase: charity
+        await settle(pilot, app)
+        assert isinstance(app.screen, CharityDialog)
+        assert "Moves — " in str(sheet.content)  # her movement is over: no Moves to spend
+        await pilot.press("escape", "o")
+        assert sheet.shown == 1
+        await pilot.press("h", "enter")  # the charity dialog again
+        await pilot.press("space", "enter")  # discard one; Bob plays his turn; Ann's again
+        await settle(pilot, app)
+        for _ in range(20):  # Ann answers whatever Bob asks of her in his turn
+            if store.state.active == 0:
+                break
+            await pilot.press("n" if store.state.frames[-1].kind == "invite" else "space")
+            await settle(pilot, app)
+        assert store.state.active == 0 and store.state.round == 2
+        assert sheet.shown == -1 and "Your hero" in str(sheet.border_title)
