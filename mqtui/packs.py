@@ -76,11 +76,17 @@ def available() -> list[Pack]:
     return [p for p in scan() if p.ok]
 
 
+# Shipped packs renamed since a release, old name -> new: saves record the old name (issue 17 took the
+# shipped pack's name away from the publisher's product).
+RENAMED = {"looking-for-trouble": "standing-room-only"}
+
+
 def find(name: str) -> Path | None:
-    """The folder of the pack ``name``, or None if no such pack is installed."""
+    """The folder of the pack ``name`` (or of the shipped pack it was renamed to), or None."""
     if not name or Path(name).name != name:
         return None
-    found = _folders().get(name)
+    folders = _folders()
+    found = folders.get(name) or folders.get(RENAMED.get(name, ""))
     return found[0] if found else None
 
 
@@ -132,11 +138,11 @@ def _engine(version: str, dirs: tuple[Path, ...]) -> Engine:
 
 
 def describe(names: Sequence[str]) -> str:
-    """The packs of a game for a screen: "Looking for Trouble, My Pack" ("" for the base game)."""
+    """The packs of a game for a screen: "Standing Room Only, My Pack" ("" for the base game)."""
     if not names:
         return ""
     titles = {p.name: p.label for p in scan()}
-    return ", ".join(titles.get(n, n) for n in names)
+    return ", ".join(titles.get(n) or titles.get(RENAMED.get(n, ""), n) for n in names)
 
 
 def game_packs(store: object) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from mqtui.engine.content import ContentError, clear_cache, counts, load_content
 FIXTURES = Path(__file__).parent / "fixtures"
 MINIMAL = FIXTURES / "minimal_content"
 BROKEN = FIXTURES / "broken_content"
-PACK = paths.SEEDS_DIR / "packs" / "looking-for-trouble"
+PACK = paths.SEEDS_DIR / "packs" / "standing-room-only"
 
 # case -> (file, text to replace (must occur once in MINIMAL), replacement, expected message parts)
 CASES: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -346,6 +346,43 @@ def test_base_tables(base: defs.Content) -> None:
     assert row(10).treasures == row(15).treasures == 2
 
 
+# Names that belong to the publisher of the board game or to other games' publishers (issue 17).
+NOT_OURS = (
+    "super munchkin",
+    "half-breed",
+    "half breed",
+    "beholder",
+    "mind flayer",
+    "looking for trouble",
+    "looking-for-trouble",
+)
+
+
+def test_no_names_of_other_publishers_in_content_ui_or_docs() -> None:
+    """Card, monster and room names, texts and flavour, pack titles and folder names, the UI's words and
+    the docs use only our own names (the content's `kind` keys are schema, not text)."""
+    both = load_content([paths.BASE_CONTENT_DIR, PACK])
+    texts = [
+        f"{x.name} {getattr(x, 'text', '')} {getattr(x, 'flavour', '')}"
+        for x in (
+            *both.rooms,
+            *both.monsters,
+            *both.treasures,
+            *both.dxm,
+            *both.races.values(),
+            *both.classes.values(),
+        )
+    ]
+    texts += [p.name for p in (paths.SEEDS_DIR / "packs").iterdir()]
+    texts += [f.read_text() for f in (paths.SEEDS_DIR / "packs").rglob("*.toml")]
+    texts += [f.read_text() for f in (paths.PACKAGE_DIR / "ui").rglob("*.py")]
+    texts += [f.read_text() for f in (paths.PROJECT_DIR / "docs").glob("*.md")]
+    texts += [f.read_text() + f.name for f in (paths.SEEDS_DIR / "scenarios").glob("*.toml")]
+    for text in texts:
+        low = text.lower()
+        assert not [n for n in NOT_OURS if n in low], text[:200]
+
+
 def test_no_published_names(base: defs.Content) -> None:
     banned = (
         "plutonium dragon",
@@ -534,7 +571,7 @@ def test_cli_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_check_pack(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["content", "check", str(paths.BASE_CONTENT_DIR), str(PACK)]) == 0
     out = capsys.readouterr().out
-    assert "Looking for Trouble" in out and "52" in out
+    assert "Standing Room Only" in out and "52" in out
 
 
 def test_cli_check_broken(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,7 +21,7 @@ from mqtui.ui.screens.new_game import NewGameScreen
 from mqtui.ui.screens.packs import PackChooser
 from mqtui.ui.session import SeatSpec, new_store
 
-SHIPPED = "looking-for-trouble"
+SHIPPED = "standing-room-only"
 BOTS = [SeatSpec("Ann", "normal"), SeatSpec("Bob", "normal"), SeatSpec("Cy", "normal")]
 
 
@@ -118,7 +118,7 @@ def test_a_shipped_pack_game_saves_its_pack_and_loads_back(data: Path) -> None:
     store.save(save)
     assert load_game(save).packs == (SHIPPED,)
     assert packs.game_packs(store) == (SHIPPED,)
-    assert packs.describe(packs.game_packs(store)) == "Looking for Trouble"
+    assert packs.describe(packs.game_packs(store)) == "Standing Room Only"
 
 
 def test_new_refuses_an_unknown_or_broken_pack_before_the_screen_opens(data: Path, capsys) -> None:
@@ -126,7 +126,7 @@ def test_new_refuses_an_unknown_or_broken_pack_before_the_screen_opens(data: Pat
     assert main(["new", "--pack", "nope"]) == 2
     assert (
         capsys.readouterr().err
-        == "mqtui new: no content pack 'nope' is installed (installed: looking-for-trouble, broken)\n"
+        == "mqtui new: no content pack 'nope' is installed (installed: standing-room-only, broken)\n"
     )
     assert main(["new", "--pack", "broken"]) == 2
     err = capsys.readouterr().err
@@ -143,8 +143,8 @@ def test_content_check_reports_a_broken_pack_with_file_and_entry_and_keeps_the_g
     assert main(["content", "check", "--plain"]) == 1
     out = capsys.readouterr().out
     assert "content OK" in out
-    assert "  looking-for-trouble: OK: Looking for Trouble (shipped)" in out
-    assert f"  my-trouble: OK: Looking for Trouble ({data / 'packs' / 'my-trouble'})" in out
+    assert "  standing-room-only: OK: Standing Room Only (shipped)" in out
+    assert f"  my-trouble: OK: Standing Room Only ({data / 'packs' / 'my-trouble'})" in out
     assert "  broken: left out of games" in out
     assert 'broken/monsters.toml: monster "sock-mimic": field "level": expected int, got str' in out
     shutil.rmtree(data / "packs" / "broken")
@@ -179,7 +179,7 @@ async def test_new_game_screen_lists_the_packs_and_the_game_uses_the_ticked_one(
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
-        assert "Packs: Looking for Trouble" in str(app.screen.query_one("#packs").label)
+        assert "Packs: Standing Room Only" in str(app.screen.query_one("#packs").label)
         await pilot.press("ctrl+s")
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
@@ -197,7 +197,7 @@ async def test_title_card_browser_shows_pack_cards_and_leaves_a_broken_pack_out(
         await pilot.pause()
         assert isinstance(app.screen, CardBrowserScreen)
         from_pack = [e for e in app.screen.all if e.pack]
-        assert {e.pack for e in from_pack} == {"Looking for Trouble"}
+        assert {e.pack for e in from_pack} == {"Standing Room Only"}
         assert any(e.name == "Queue-Jumping Goblin" for e in from_pack)
         assert not any(e.name == "Sock Mimic" for e in app.screen.all)
         assert any("broken" in n.message for n in app._notifications)
@@ -216,7 +216,7 @@ async def test_a_theme_in_the_data_folder_is_offered(data: Path) -> None:
 
 
 async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
-    # what `mqtui new --pack looking-for-trouble` opens
+    # what `mqtui new --pack standing-room-only` opens
     from mqtui.ui.app import MQApp
     from mqtui.ui.settings import Settings
 
@@ -237,6 +237,16 @@ async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
         app.show_cards()  # the game's card browser marks what the pack brings
         await pilot.pause()
         assert isinstance(app.screen, CardBrowserScreen)
-        marked = {e.name for e in app.screen.all if e.pack == "Looking for Trouble"}
+        marked = {e.name for e in app.screen.all if e.pack == "Standing Room Only"}
         assert "Queue-Jumping Goblin" in marked
         assert not any(e.pack for e in app.screen.all if e.name == "Damp Squib")
+
+
+def test_a_save_naming_the_packs_old_name_finds_the_renamed_pack() -> None:
+    """Saves record a pack by folder name; the shipped pack was renamed (issue 17), and games made
+    with it under its old name still open with it."""
+    old = next(iter(packs.RENAMED))
+    assert packs.find(old) == packs.find(SHIPPED) == paths.SEEDS_DIR / "packs" / SHIPPED
+    assert packs.missing_pack([old]) is None
+    assert packs.content_dirs([old]) == packs.content_dirs([SHIPPED])
+    assert packs.describe([old]) == "Standing Room Only"

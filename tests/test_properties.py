@@ -10,8 +10,10 @@ from engine_helpers import PLAYERS, check_invariants, engine, random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mqtui.bots import make_bot
 from mqtui.engine.actions import SPECS, Action, IllegalAction
 from mqtui.engine.game import copy_state
+from mqtui.engine.view import view_for
 
 
 def encode(s) -> bytes:
@@ -120,15 +122,23 @@ def test_hundreds_of_random_games_run_without_errors():
 
 
 def test_random_games_use_every_action_kind_and_can_end():
-    """Long random games reach every kind of decision, and some reach the boss and win."""
+    """Long random games reach every kind of decision; a game reaches the boss and is won.
+
+    Random players seldom climb to Level 10 in the tuned dungeon (docs/balance.md), so the end is
+    played by one normal player among random ones, with the invariants checked as it goes."""
     kinds: set[str] = set()
-    finished = 0
     for seed in range(40):
         s, actions = random_game(seed, players=2 + seed % 3, max_rounds=60)
         check_invariants(s)
         kinds.update(a.kind for a in actions)
-        finished += s.stage == "over"
-        if kinds == set(SPECS) and finished:
+        if kinds == set(SPECS):
             break
     assert kinds == set(SPECS), f"never played: {set(SPECS) - kinds}"
-    assert finished
+    e = engine()
+    s, _ = e.new_game(PLAYERS[:3], seed=1)
+    bots = [make_bot("normal", 1), make_bot("random", 2), make_bot("random", 3)]
+    while s.stage != "over" and s.round <= 60:
+        seat = e.deciding(s)
+        e.apply(s, bots[seat].choose(e, view_for(s, seat), seat, list(e.legal(s, seat))).action)
+        check_invariants(s)
+    assert s.stage == "over" and s.winners

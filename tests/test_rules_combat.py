@@ -356,7 +356,7 @@ def test_challenge_only_for_monsters_that_ignore_you():
     )
     assert s.combat is None
     do(s, "0 challenge {wandering-wight}")
-    assert s.combat is not None and strength(s) == (2, 8)
+    assert s.combat is not None and strength(s) == (2, 10)
 
 
 def test_thief_d10_treasure_after_a_win_against_the_new_level():

@@ -68,9 +68,15 @@ def test_playing_cards_does_not_spend_the_spend_all_rule():
     assert act(s, "0 move E") in engine().legal(s, 0)
 
 
-def test_no_moves_no_movement():
-    s, _ = corridor("passage", moves=0)
+def test_no_moves_left_after_moving_means_no_more_movement():
+    s, _ = corridor("passage", moves=0, moved=True)
     assert "move" not in {a.kind for a in engine().legal(s, 0)}
+
+
+def test_a_hero_with_no_moves_who_has_not_moved_may_still_spend_all():
+    s, _ = corridor("locked", moves=0)
+    do(s, "0 move E")
+    assert hero_at(s, 0) == (2, 0) and s.heroes[0].moved
 
 
 def test_leaving_a_costly_room_adds_its_leave_cost():

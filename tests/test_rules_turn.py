@@ -41,9 +41,13 @@ def test_lost_moves_come_off_the_next_turn_only():
     assert s.heroes[0].moves == 1 and s.heroes[0].lose_moves == 0
 
 
-def test_lost_moves_never_go_below_zero():
+def test_lost_moves_never_go_below_zero_and_spend_all_still_moves_the_hero():
     s, _ = position(phase="turn", heroes=[{"lose_moves": 5}, {}])
     assert s.heroes[0].moves == 0
+    moves = [a for a in engine().legal(s, 0) if a.kind == "move"]
+    assert len(moves) == 4  # the spend-all rule: never unable to move (our rule: also with 0 Moves)
+    engine().apply(s, moves[0])
+    assert s.heroes[0].moved and s.heroes[0].moves == 0
     assert "move" not in {a.kind for a in engine().legal(s, 0)}
 
 

@@ -364,7 +364,12 @@ def test_wrong_types(tmp_path: Path, mutate: object, words: tuple[str, ...]) -> 
         ),
         (lambda b: b["snapshot"]["state"]["rooms"][0].__setitem__("room", 5000), ("room 5000",)),
         (lambda b: b["snapshot"]["state"].__setitem__("active", 9), ("active seat 9",)),
-        (lambda b: b["snapshot"]["state"]["heroes"][2].__setitem__("x", 300), ("outside the dungeon",)),
+        (
+            lambda b: next(h for h in b["snapshot"]["state"]["heroes"] if not h.get("dead")).__setitem__(
+                "x", 300
+            ),
+            ("outside the dungeon",),
+        ),
         (lambda b: b["snapshot"]["state"].__setitem__("n", 3), ("the log has",)),
         (lambda b: b["actions"].pop(), ("the log has",)),
         (lambda b: b["actions"][3].__setitem__(0, 7), ("action 4 is by seat 7",)),

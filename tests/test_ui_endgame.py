@@ -207,16 +207,16 @@ async def test_the_replay_and_the_results_name_the_game_s_packs(tmp_path: Path) 
     from mqtui.ui.session import SeatSpec, new_store
 
     store = new_store(
-        [SeatSpec("Ann"), SeatSpec("Bob", "normal")], 5, bot_delay=0, packs=["looking-for-trouble"]
+        [SeatSpec("Ann"), SeatSpec("Bob", "normal")], 5, bot_delay=0, packs=["standing-room-only"]
     )
     path = tmp_path / f"packs{slots.SUFFIX}"
     store.save(path)
     app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0, replay=path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        assert app.screen.timeline.packs == ("looking-for-trouble",)  # type: ignore[attr-defined]
-        assert "packs: looking-for-trouble" in str(app.screen.query_one("#map").border_title)
+        assert app.screen.timeline.packs == ("standing-room-only",)  # type: ignore[attr-defined]
+        assert "packs: standing-room-only" in str(app.screen.query_one("#map").border_title)
         over = GameOverScreen(store.cards, store.seats, store.snapshot(0), packs=store.packs)
         await app.push_screen(over)
         await pilot.pause()
-        assert "Packs: looking-for-trouble" in "\n".join(plain(over.query_one("#fight").content, 76))
+        assert "Packs: standing-room-only" in "\n".join(plain(over.query_one("#fight").content, 76))

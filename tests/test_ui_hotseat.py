@@ -79,7 +79,9 @@ async def play_hot_seat_game(size: tuple[int, int], seed: int) -> tuple[int, int
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_hot_seat_game_never_shows_another_seats_cards(size: tuple[int, int]) -> None:
-    handoffs, _steps = await play_hot_seat_game(size, seed=8)  # a short game: 135 actions
+    # seed 1: about 340 actions (seed 8, 135 actions before the content tuning of issue 16, now meets a
+    # charity dialog right after a hand-off, which this script does not drive)
+    handoffs, _steps = await play_hot_seat_game(size, seed=1)
     assert handoffs > 10
 
 

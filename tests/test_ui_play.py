@@ -318,6 +318,7 @@ async def test_undo_with_nothing_to_undo_says_why() -> None:
 async def test_a_greyed_move_key_says_why() -> None:
     store = store_for()
     hero(store, 0).moves = 0
+    hero(store, 0).moved = True  # (with a Move unspent, the spend-all rule would let her go)
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)

@@ -133,8 +133,8 @@ def test_the_wheel_and_sdist_carry_content_themes_and_docs(installed: dict[str, 
     names = zipfile.ZipFile(str(installed["wheel"])).namelist()
     for needed in (
         "mqtui/_data/seeds/base/monsters.toml",
-        "mqtui/_data/seeds/packs/looking-for-trouble/pack.toml",
-        "mqtui/_data/seeds/scenarios/3.2-half-breed.toml",
+        "mqtui/_data/seeds/packs/standing-room-only/pack.toml",
+        "mqtui/_data/seeds/scenarios/3.2-mixed-heritage.toml",
         "mqtui/_data/themes/mq-light.toml",
         "mqtui/_data/docs/rules.md",
         "mqtui/ui/app.tcss",
@@ -151,7 +151,7 @@ def test_installed_mqtui_works_from_another_folder(installed: dict[str, object])
     assert version.returncode == 0 and version.stdout.strip() == f"mqtui {__version__}"
     check = run(installed, "mqtui", "content", "check")
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "content OK" in check.stdout and "looking-for-trouble: OK" in check.stdout
+    assert "content OK" in check.stdout and "standing-room-only: OK" in check.stdout
     sim = run(installed, "mqtui", "sim", "--games", "3", "--players", "4", "--json")
     assert sim.returncode == 0, sim.stderr
     assert json.loads(sim.stdout)["games"] == 3

@@ -332,6 +332,8 @@ def _move_along(
         d, nxt, entered = _arrow_step(t, s, key, colour, steps)
         if d < 0 or nxt < 0 or nxt in visited:
             break
+        if entered != nxt and _loops_back(entered, key, visited):
+            break  # through the Entrance into a room it was already in: stop rule (a) there too
         key = entered
         visited.add(nxt)
         visited.add(key)
@@ -343,6 +345,12 @@ def _move_along(
         if nxt is not None:
             key = _enter(s, nxt, last_dir, key)
     return key
+
+
+def _loops_back(beyond: int, key: int, visited: set[int]) -> bool:
+    """Stop rule (a) through the Entrance: the room beyond it was already visited this phase (a way
+    straight back to ``key`` is the turn-back rule of ``_enter`` instead)."""
+    return beyond != key and beyond in visited
 
 
 def _blink(s: State, key: int) -> int:

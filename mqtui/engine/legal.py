@@ -89,7 +89,7 @@ def legal_actions(t: CardTable, s: State, seat: int) -> list[Action]:
 
 
 def _identity_cards(t: CardTable, hero: Hero, out: list[Action]) -> None:
-    """Race, class, half-breed and super-munchkin cards in hand that may be played now."""
+    """Race and class cards, and the two-races and two-classes cards, in hand that may be played now."""
     seat = hero.seat
     for uid in hero.hand:
         d = t.dxm.get(uid)
@@ -151,8 +151,8 @@ def move_cost(t: CardTable, s: State, hero: Hero, d: int, leave: int | None = No
     cost = base + leave
     if cost <= hero.moves:
         return cost
-    if not hero.moved and hero.moves > 0:
-        return hero.moves  # spend-all: any one connection for all the Moves left
+    if not hero.moved:
+        return hero.moves  # spend-all: any one connection for all the Moves left, even none
     return None
 
 
@@ -171,7 +171,7 @@ def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
         # move_cost, unrolled over the four sides: this is the hottest loop of random play
         leave = sum(r.amount for r in rdef.rules if r.kind == "leave_cost") if rdef.rules else 0
         costs = t.content.tables.move_cost
-        spend_all = not hero.moved and hero.moves > 0
+        spend_all = not hero.moved
         for d in range(4):
             base = costs.get(s.edges.get(key_edge(key, d), "wall"))
             if base is None or (base + leave > hero.moves and not spend_all):

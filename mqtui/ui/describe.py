@@ -112,8 +112,8 @@ def card_kind(cards: CardTable, uid: int) -> str:
             return f"DxM · +{d.amount} Moves"
         words = {
             "curse": "Curse",
-            "half_breed": "Half-Breed",
-            "super_munchkin": "Super Munchkin",
+            "half_breed": "Two races",
+            "super_munchkin": "Two classes",
             "wandering": "Wandering monster",
             "dungeon": "Dungeon trick",
             "level": "Go up a level",
