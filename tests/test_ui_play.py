@@ -222,7 +222,9 @@ async def test_charity_in_one_dialog() -> None:
         await settle(pilot, app)
         assert app.screen is screen
         assert [a.kind for a in store.actions].count("charity") == 2
-        assert all(uid in hero(store, 1).hand for uid in marked)
+        assert all(
+            uid not in hero(store, 0).hand for uid in marked
+        )  # Bob (a random bot) may already have used them
         assert sum(line.startswith("You give ") and "to Bob" in line for line in screen.snapshot.log) == 2
         assert all(f.kind != "charity" for f in store.state.frames)
 
