@@ -41,6 +41,7 @@ class ActionList(OptionList):
         self._entries: list[list[Action]] = []
         self._labels: list[Text] = []  # each action's whole label
         self._lit = 0  # the highlighted one (shown whole)
+        self._notice = ""  # the line shown when there is nothing to do ("Waiting for Bo…"), else ""
 
     def watch_compact(self) -> None:
         self._key = None
@@ -82,13 +83,16 @@ class ActionList(OptionList):
                 text = "The game is over."
             else:
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
-            self.set_options([Option(Text(text, "italic"), disabled=True)])
+            if text != self._notice:  # while others play, most snapshots leave it as it is
+                self._notice = text
+                self.set_options([Option(Text(text, "italic"), disabled=True)])
         else:
             self._labels = [
                 Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
                 for i, (label, _) in enumerate(entries)
             ]
             self._lit = 0
+            self._notice = ""
             self.set_options(Option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
         self._name_enter()

@@ -81,7 +81,44 @@ class QuietFooter(Footer):
             self._shown, self._layout = signature, layout
             if same_keys and self._relight(screen):
                 return
+            if not same_keys and self._relabel():
+                return
         super().bindings_changed(screen)
+
+    def _relabel(self) -> bool:
+        """Show the new keys in the key widgets already there (their letters, words and light), adding or
+        removing widgets only at the end, instead of rebuilding all of them (a rebuild mounts and styles
+        every key again); False when that cannot give what a rebuild shows."""
+        keys = list(self.children)
+        if not keys or not self._bindings_ready:  # the first keys are built by Footer itself
+            return False
+        try:
+            fresh = list(self.compose())  # what a rebuild would show (not mounted)
+        except Exception:  # a key group needs the compose machinery: rebuild
+            return False
+        if not all(isinstance(k, FooterKey) for k in [*keys, *fresh]):
+            return False
+        kinds = ("-command-palette", "-grouped")
+        for k, f in zip(keys, fresh, strict=False):
+            assert isinstance(k, FooterKey) and isinstance(f, FooterKey)
+            if any(k.has_class(c) != f.has_class(c) for c in kinds):
+                return False
+        for k, f in zip(keys, fresh, strict=False):
+            assert isinstance(k, FooterKey) and isinstance(f, FooterKey)
+            if (k.key_display, k.description) != (f.key_display, f.description):
+                k.key_display, k.description = f.key_display, f.description
+                k.refresh(layout=True)
+            k.key, k.action = f.key, f.action
+            if k._disabled != f._disabled:
+                k._disabled = f._disabled
+                k.set_class(f._disabled, "-disabled")
+            if k.tooltip != f.tooltip:
+                k.tooltip = f.tooltip
+        if len(keys) > len(fresh):
+            self.remove_children(keys[len(fresh) :])
+        elif len(fresh) > len(keys):
+            self.mount_all(fresh[len(keys) :])
+        return True
 
     def _relight(self, screen: Screen[object]) -> bool:
         """Grey or light the shown keys in place; False if the keys on show are not the expected ones."""

@@ -1,0 +1,176 @@
+"""CPU the full app spends redrawing per game action on a busy table (prints figures, asserts nothing).
+
+    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--profile]
+
+A 4-seat game runs in this process (a LocalStore, every seat played from here by random legal
+actions); one full app (``MQApp`` at 80x24, headless) watches it through seat 0's eyes, as a network
+player's session app does (the store it gets only hands out seat 0's snapshots, like a NetStore). For
+each action: process CPU time from the action to the app being idle again with its screen drawn.
+The baseline, measured in the same run on the same actions, is the engine's own share: the action,
+plus the snapshot the app is handed, without any app. Figures are split into actions where seat 0
+decides next (its app shows its choices: "acting") and the rest ("watching").
+
+``--profile`` prints a cProfile of the app's part (top functions by cumulative time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mqtui.engine.actions import Action
+from mqtui.engine.cards import CardTable
+from mqtui.engine.content import load_content
+from mqtui.engine.game import Engine
+from mqtui.store import HUMAN, REMOTE, LocalStore, Seat, Snapshot
+
+SEATS = (("Ann", "red"), ("Bo", "blue"), ("Cy", "green"), ("Di", "yellow"))
+
+
+class SeatStore:
+    """Seat 0's window on a LocalStore, as a network player's app sees its table."""
+
+    def __init__(self, local: LocalStore, seat: int = 0) -> None:
+        self.local = local
+        self.seat = seat
+        self.seats = tuple(
+            Seat(s.name, s.colour, HUMAN if i == seat else REMOTE) for i, s in enumerate(local.seats)
+        )
+        self._listeners: list[Callable[[Snapshot], None]] = []
+        self._snap = local.snapshot(seat)
+
+    @property
+    def cards(self) -> CardTable:
+        return self.local.cards
+
+    def snapshot(self, seat: int | None = None) -> Snapshot:
+        return self._snap
+
+    def subscribe(self, listener: Callable[[Snapshot], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def publish(self) -> None:
+        self._snap = self.local.snapshot(self.seat)
+        for listener in list(self._listeners):
+            listener(self._snap)
+
+    async def send(self, action: Action) -> None:
+        """Ignored: the bench plays every seat itself (the app's auto-pass lands here)."""
+
+    def explain(self, action: Action) -> str:
+        return self.local.explain(action)
+
+    def can_undo(self) -> bool:
+        return False
+
+    def can_redo(self) -> bool:
+        return False
+
+    async def undo(self) -> None: ...
+
+    async def redo(self) -> None: ...
+
+    def start(self) -> None: ...
+
+
+def plan(engine: Engine, seed: int, n: int) -> list[Action]:
+    """The actions of one random game (its first ``n``), chosen once so both runs take the same."""
+    local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
+    rng = random.Random(seed)
+    out: list[Action] = []
+    while len(out) < n and not local.snapshot().over:
+        who = engine.deciding(local.state)
+        if who < 0:
+            break
+        legal = list(engine.legal(local.state, who))
+        # moves and ends keep the game flowing; a random pick of everything else
+        action = rng.choice(legal)
+        local.apply(action)
+        out.append(action)
+    return out
+
+
+def engine_only(engine: Engine, seed: int, actions: list[Action]) -> list[float]:
+    local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
+    out = []
+    for action in actions:
+        t0 = time.process_time()
+        local.apply(action)
+        local.snapshot(0)
+        out.append(time.process_time() - t0)
+    return out
+
+
+async def with_app(
+    engine: Engine, seed: int, actions: list[Action], prof: cProfile.Profile | None
+) -> list[tuple[bool, float]]:
+    from mqtui.ui.app import MQApp
+
+    local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
+    store = SeatStore(local)
+    app = MQApp(store=store, save_settings_file=False)  # type: ignore[arg-type]
+    out: list[tuple[bool, float]] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        for action in actions:
+            t0 = time.process_time()
+            if prof:
+                prof.enable()
+            local.apply(action)
+            store.publish()
+            await pilot.pause()
+            await pilot.pause()
+            if prof:
+                prof.disable()
+            out.append((store.snapshot().deciding == 0, time.process_time() - t0))
+    return out
+
+
+def ms(xs: list[float]) -> str:
+    if not xs:
+        return "-"
+    return f"{1000 * statistics.mean(xs):6.1f} mean {1000 * statistics.median(xs):6.1f} median (n={len(xs)})"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--actions", type=int, default=120)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    os.environ.setdefault("MQTUI_DATA", tempfile.mkdtemp(prefix="mqbench"))
+    engine = Engine(load_content())
+    actions = plan(engine, args.seed, args.actions)
+    base = engine_only(engine, args.seed, actions)
+    prof = cProfile.Profile() if args.profile else None
+    runs = asyncio.run(with_app(engine, args.seed, actions, prof))
+    acting = [t for a, t in runs if a]
+    watching = [t for a, t in runs if not a]
+    print(f"actions: {len(actions)} (seed {args.seed}), app at 80x24, CPU ms per action:")
+    print(f"  engine + snapshot only (baseline): {ms(base)}")
+    print(f"  with the app, all:                 {ms([t for _, t in runs])}")
+    print(f"  with the app, seat 0 deciding:     {ms(acting)}")
+    print(f"  with the app, seat 0 watching:     {ms(watching)}")
+    print(
+        f"  app's own share (all - baseline):  {1000 * (statistics.mean(t for _, t in runs) - statistics.mean(base)):6.1f}"
+    )
+    if prof:
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
+
+
+if __name__ == "__main__":
+    main()
