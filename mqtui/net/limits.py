@@ -42,7 +42,7 @@ class Limits:
     input_burst: float = 1024.0  # ...and at once (a paste); more is dropped, not queued
     stall: float = 5.0  # seconds an app may leave its input unread, or be stopped, before it is ended
     silent: float = (
-        10.0  # seconds an app may send nothing to the game (it pings every 2 s) before it is ended
+        15.0  # seconds an app may send nothing to the game (it pings every 2 s) before it is ended
     )
     default_term: str = "xterm-256color"  # for a client that sends an empty TERM
 
