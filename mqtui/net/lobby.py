@@ -378,15 +378,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
             loop.add_signal_handler(sig, stop.set)
     try:
         problems = await tables.load_all()
-        key_path = data_dir() / "ssh_host_key"
-        try:
-            await host.listen(opts.host, opts.port, key_path)
-        except asyncssh.KeyImportError as exc:
-            raise ServeError(
-                f"{key_path}: not a usable host key ({exc}); move it away for a new one"
-            ) from None
-        except OSError as exc:
-            raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
+        await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
         await tables.start()
         if opts.fork:
             await host.start_forks()

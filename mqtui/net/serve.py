@@ -136,8 +136,6 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
     logger.setLevel(logging.INFO)
     logger.propagate = False
 
-    import asyncssh
-
     from mqtui.net.sshserver import SSHHost
 
     packs = authority.game.packs
@@ -156,15 +154,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
     started = False
     try:
         if opts.ssh:
-            key_path = data_dir() / "ssh_host_key"
-            try:
-                await host.listen(opts.host, opts.port, key_path)
-            except asyncssh.KeyImportError as exc:
-                raise ServeError(
-                    f"{key_path}: not a usable host key ({exc}); move it away for a new one"
-                ) from None
-            except OSError as exc:
-                raise ServeError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
+            await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
             port = host.port
             if opts.fork:
                 await host.start_forks()

@@ -91,6 +91,19 @@ class SSHHost:
     def __post_init__(self) -> None:
         self.gate = Gate(self.limits)
 
+    async def listen_or_explain(self, host: str, port: int, key_path: Path) -> None:
+        """:meth:`listen`, with a problem (a bad host key, a port in use) as a one-line ServeError."""
+        from mqtui.net.options import ServeError
+
+        try:
+            await self.listen(host, port, key_path)
+        except asyncssh.KeyImportError as exc:
+            raise ServeError(
+                f"{key_path}: not a usable host key ({exc}); move it away for a new one"
+            ) from None
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
     async def listen(self, host: str, port: int, key_path: Path) -> asyncssh.SSHAcceptor:
         key = host_key(key_path)
         self.fingerprint = str(key.get_fingerprint())
