@@ -1,4 +1,5 @@
-"""Issue 13's last 80×24 slips: a long fight and the last fight's summary fit the combat pane."""
+"""Issue 13's last 80×24 slips: a long fight and the last fight's summary fit the combat pane; the
+load dialog's rows keep to two lines."""
 
 from __future__ import annotations
 
@@ -9,9 +10,15 @@ from pathlib import Path
 import pytest
 from endgame_helpers import game_until
 from rich.console import Console
+from textual.geometry import Region
+from textual.widgets import OptionList
 from ui_helpers import local_app, settle
 
+from mqtui.saves import slots
+from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.saves import LoadDialog
+from mqtui.ui.settings import Settings
 from mqtui.ui.widgets.combat import CombatPane, fit_terms
 
 LOST_FIGHT = 1154  # seed 7: Ann (10 terms) has just lost to a monster with three enhancers
@@ -71,3 +78,25 @@ def test_terms_that_do_not_fit_are_summed_on_one_line() -> None:
     terms = [("level", 20), ("a", 1), ("b", 2), ("c", 3), ("d", 4)]
     assert fit_terms(terms, None) == terms and fit_terms(terms, 5) == terms
     assert fit_terms(terms, 3) == [("level", 20), ("a", 1), ("… 3 more", 9)]
+
+
+@pytest.mark.parametrize("width", [80, 140])
+async def test_load_dialog_rows_are_two_lines_cut_at_80_whole_when_wide(width: int) -> None:
+    store = game_until(300)  # four heroes: a long line of levels
+    store.save(slots.new_autosave_path())
+    app = MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadDialog)
+        saves = app.screen.query_one("#saves", OptionList)
+        strips = saves.render_lines(Region(0, 0, *saves.outer_size))
+        lines = [strip.text.strip(" ▊▎▔▁") for strip in strips]
+        lines = [line for line in lines if line]
+        assert len(lines) == 2 and lines[0].startswith("autosave-")  # the name, then one line about it
+        assert lines[1].startswith("in progress · ") and "round 4, Ann's turn" in lines[1]
+        if width == 80:
+            assert lines[1].endswith("…")
+        else:
+            assert lines[1].endswith("Snaggletooth L5")
