@@ -218,7 +218,9 @@ class CombatPane(Static):
         rows = None
         if lines is not None:  # the terms get what the rest leaves (each side: title, die, total)
             free = lines - self._lines(header, width) - 3
-            rows = max(free - sum(self._lines(n, width) for n in notes), 2)  # a level, and the rest summed
+            wanted = max(len(hero_terms(self.cards, view, c)), len(monster_terms(self.cards, view, c)))
+            rows = min(wanted, max(free - sum(self._lines(n, width) for n in notes), free - len(notes)))
+            rows = max(rows, 2)  # the terms come first (notes keep a line each), then a level and a sum
             notes = self._clip(notes, width, free - rows)
         table = combat_table(self.cards, view, self.seats, c, good, bad, rows)
         self.update(Group(header, table, *notes))
