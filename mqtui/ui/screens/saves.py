@@ -67,9 +67,9 @@ class LoadDialog(ModalScreen[Path | None]):
     ]
     DEFAULT_CSS = """
     LoadDialog { align: center middle; }
-    LoadDialog > Vertical { width: 96; max-width: 95%; height: auto; max-height: 90%;
+    LoadDialog > Vertical { width: 124; max-width: 95%; height: auto; max-height: 90%;
         border: thick $accent; background: $panel; padding: 0 1; }
-    LoadDialog OptionList { height: auto; max-height: 10; }
+    LoadDialog OptionList { height: auto; max-height: 10; text-wrap: nowrap; text-overflow: ellipsis; }
     LoadDialog Label { width: 1fr; margin-top: 1; }
     """
 

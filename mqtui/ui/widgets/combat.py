@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from rich.console import Console, Group, RenderableType
 from rich.style import Style
@@ -17,6 +18,15 @@ from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
+
+
+def fit_terms(terms: list[tuple[str, int]], rows: int | None) -> list[tuple[str, int]]:
+    """At most ``rows`` terms: the first ones, then one "… N more" line with the sum of the rest."""
+    if rows is None or len(terms) <= rows:
+        return terms
+    keep = max(rows - 1, 1)  # the first term (a level) stays on its own line
+    rest = terms[keep:]
+    return [*terms[:keep], (f"… {len(rest)} more", sum(v for _, v in rest))]
 
 
 def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: Style | str) -> Table:
@@ -41,7 +51,9 @@ def combat_table(
     c: Combat,
     good: Style | str = "green",
     bad: Style | str = "red",
+    rows: int | None = None,
 ) -> Table:
+    """Both sides; with ``rows``, each side lists at most that many terms (the rest summed on one line)."""
     h_terms, m_terms = hero_terms(cards, view, c), monster_terms(cards, view, c)
     rolled = c.hero_die > 0
     h_die = die_total(c, 0) if rolled else None
@@ -56,6 +68,7 @@ def combat_table(
         mods = sum(m.amount for m in c.die_mods if m.side == side)
         return f"{base}{f' {mods:+d}' if mods else ''}"
 
+    h_terms, m_terms = fit_terms(h_terms, rows), fit_terms(m_terms, rows)
     heroes = _side("Heroes", h_terms, die_text(0, h_die), h_sum + h_die if h_die is not None else None, good)
     monsters = _side(
         "Monsters", m_terms, die_text(1, m_die), m_sum + m_die if m_die is not None else None, bad
@@ -104,6 +117,26 @@ class CombatPane(Static):
         self._log: tuple[str, ...] = ()
         self._result = ""
         self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
+        self._fitted: tuple[int, int] = (0, 0)  # the content size the shown text was fitted to
+
+    def _room(self) -> tuple[int, int | None]:
+        """Width and lines of text the pane has (``None``: no limit known yet)."""
+        width = self.content_size.width
+        top = self.styles.max_height if self.styles.height is None or self.styles.height.is_auto else None
+        if top is not None and top.is_cells:
+            return width, int(top.value) - self.styles.gutter.height
+        height = self.content_size.height
+        return width, (height if height > 0 else None)
+
+    def _lines(self, renderable: RenderableType, width: int) -> int:
+        console = self.app.console
+        return len(console.render_lines(renderable, console.options.update_width(max(width, 1)), pad=False))
+
+    def on_resize(self) -> None:
+        size = (self.content_size.width, self.content_size.height)
+        if size != self._fitted and self.snapshot is not None:
+            self._key = None  # fit the text again to the new size
+            self.watch_snapshot(self.snapshot)
 
     def _last_result(self, log: tuple[str, ...]) -> str:
         """The last fight's result line, looking only at the lines added since the last call."""
@@ -141,13 +174,22 @@ class CombatPane(Static):
         if key == self._key:
             return
         self._key = key
+        self._fitted = (self.content_size.width, self.content_size.height)
+        width, lines = self._room()
         if c is None:
             self.border_title = "Combat"
-            self.update(
-                Text.assemble(
-                    ("No fight now.", "italic"), "\n", ("Last fight: ", "bold"), result or "none yet"
+
+            def summary(line: str) -> Text:
+                return Text.assemble(
+                    ("No fight now.", "italic"), "\n", ("Last fight: ", "bold"), line or "none yet"
                 )
-            )
+
+            shown = summary(result)
+            if lines is not None and self._lines(shown, width) > lines:  # each side's sum alone
+                shown = summary(_TERMS.sub(r"(… = \1)", result))
+                if self._lines(shown, width) > lines:
+                    shown.truncate(max(lines, 2) * max(width, 1) - 1, overflow="ellipsis")
+            self.update(shown)
             return
         active = view.heroes[c.active]
         helper = f" + {view.heroes[c.helper].name}" if c.helper >= 0 else ""
@@ -169,11 +211,41 @@ class CombatPane(Static):
             (f"{h} vs {m} {when}, {lead}", "italic"),
         )
         good, bad = theme_style(self.app, "good"), theme_style(self.app, "bad")
-        table = combat_table(self.cards, view, self.seats, c, good, bad)
-        parts: list[RenderableType] = [header, table, combat_status(view, self.seats, c)]
+        notes = [combat_status(view, self.seats, c)]
         if self.advice:
-            parts.append(Text.assemble(("Advisor (w): ", "bold"), self.advice))
-        self.update(Group(*parts))
+            notes.append(Text.assemble(("Advisor (w): ", "bold"), self.advice))
+        notes = [n for n in notes if n]
+        rows = None
+        if lines is not None:  # the terms get what the rest leaves (each side: title, die, total)
+            free = lines - self._lines(header, width) - 3
+            wanted = max(len(hero_terms(self.cards, view, c)), len(monster_terms(self.cards, view, c)))
+            rows = min(wanted, max(free - sum(self._lines(n, width) for n in notes), free - len(notes)))
+            rows = max(rows, 2)  # the terms come first (notes keep a line each), then a level and a sum
+            notes = self._clip(notes, width, free - rows)
+        table = combat_table(self.cards, view, self.seats, c, good, bad, rows)
+        self.update(Group(header, table, *notes))
+
+    def _clip(self, texts: list[Text], width: int, lines: int) -> list[Text]:
+        """The texts, cut to ``lines`` lines in all (a cut line ends in "…")."""
+        out: list[Text] = []
+        for i, text in enumerate(texts):
+            wrapped = list(text.wrap(self.app.console, max(width, 1)))
+            room = lines - (len(texts) - 1 - i)  # each later text keeps a line
+            if len(wrapped) > room:
+                wrapped = wrapped[: max(room, 0)]
+                if wrapped:
+                    last = wrapped[-1]
+                    last.rstrip()
+                    last.truncate(max(width - 1, 0))
+                    last.append("…")
+                out.append(Text("\n").join(wrapped))
+            else:
+                out.append(text)
+            lines -= len(wrapped)
+        return [t for t in out if t]
+
+
+_TERMS = re.compile(r"\([^()]* = (-?\d+)\)")  # a side's terms and sum in a result line: "(10 +2 Hat = 12)"
 
 
 def last_result(log: tuple[str, ...]) -> str:
