@@ -40,7 +40,7 @@ from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
 from mqtui.net.sshserver import SSHHost
-from mqtui.net.table import HUMAN, NAMES, TableConfig
+from mqtui.net.table import HUMAN, NAMES
 from mqtui.net.tables import Tables, visitor_identity
 
 if TYPE_CHECKING:
@@ -349,14 +349,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     ):
         if given:
             raise ServeError(f"{flag} needs --new or --load (a single-table host); the lobby picks per table")
-    config = TableConfig(
-        timeout=opts.timeout,
-        turn_timeout=opts.turn_timeout,
-        abandon=opts.abandon,
-        bot_delay=opts.bot_delay,
-        rate=opts.rate,
-        burst=max(40.0, 2 * opts.rate),
-    )
+    config = opts.table_config()
     folder = Path(opts.tables) if opts.tables else data_dir() / "tables"
     tables = Tables(
         folder,

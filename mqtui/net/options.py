@@ -7,8 +7,12 @@ needs nothing of ``serve`` itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mqtui.net.limits import Limits
+
+if TYPE_CHECKING:
+    from mqtui.net.table import TableConfig
 
 
 class ServeError(Exception):
@@ -40,3 +44,16 @@ class ServeOptions:
     max_tables: int = 20
     fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
     limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
+
+    def table_config(self) -> TableConfig:
+        """The settings every table of this host plays by (timeouts, pacing, the action rate)."""
+        from mqtui.net.table import TableConfig
+
+        return TableConfig(
+            timeout=self.timeout,
+            turn_timeout=self.turn_timeout,
+            abandon=self.abandon,
+            bot_delay=self.bot_delay,
+            rate=self.rate,
+            burst=max(40.0, 2 * self.rate),
+        )

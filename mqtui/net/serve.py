@@ -20,20 +20,13 @@ from mqtui.net.authority import Authority
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
 from mqtui.net.options import ServeOptions as ServeOptions
-from mqtui.net.table import TableConfig, parse_new_spec
+from mqtui.net.table import parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
-    config = TableConfig(
-        timeout=opts.timeout,
-        turn_timeout=opts.turn_timeout,
-        abandon=opts.abandon,
-        bot_delay=opts.bot_delay,
-        rate=opts.rate,
-        burst=max(40.0, 2 * opts.rate),
-    )
+    config = opts.table_config()
     if opts.load:
         path = Path(opts.load)
         try:
