@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from mqtui.bots import Choice
 from mqtui.bots.eval import best_loadout, card_value
 from mqtui.bots.knowledge import unseen_cards
 from mqtui.engine.actions import Action
@@ -100,3 +101,11 @@ class Ctx:
         value = make()
         self.memo[key] = value
         return value
+
+    def first(self, *steps: Callable[[Ctx], Choice | None]) -> Choice | None:
+        """The choice of the first step that makes one (each step is asked in turn)."""
+        for step in steps:
+            choice = step(self)
+            if choice is not None:
+                return choice
+        return None

@@ -49,8 +49,7 @@ def invite(ctx: Ctx) -> Choice | None:
 
 
 def reward(ctx: Ctx) -> Choice | None:
-    s = ctx.s
-    f = s.frames[-1]
+    f = ctx.s.frames[-1]
     takes = ctx.has("take")
     if not takes:
         return None

@@ -178,10 +178,7 @@ def _plan(ctx: Ctx) -> Choice | None:
         return Choice(best_local[1], best_local[2])
     if remote is not None and remote[0] > 0:
         return Choice(remote[1], remote[2])
-    extra = more_moves(ctx)
-    if extra is not None:
-        return extra
-    return None
+    return more_moves(ctx)
 
 
 def _needed(ctx: Ctx, a: Action) -> int:

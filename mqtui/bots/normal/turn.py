@@ -15,18 +15,9 @@ from mqtui.engine.heroes import HAND_LIMIT, MAX_LEVEL, power_total
 
 def act(ctx: Ctx) -> Choice | None:
     me = ctx.me
-    built = build(ctx)
-    if built is not None:
-        return built
-    quick = quick_plays(ctx)
-    if quick is not None:
-        return quick
-    goal = plan(ctx)
-    if goal is not None:
-        return goal
-    tidy = tidy_hand(ctx)
-    if tidy is not None:
-        return tidy
+    step = ctx.first(build, quick_plays, plan, tidy_hand)
+    if step is not None:
+        return step
     end = ctx.has("end")
     if end:
         # worth a line only when Moves are left unused
