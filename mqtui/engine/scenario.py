@@ -24,17 +24,13 @@ from mqtui.engine.combat import hero_terms, monster_terms
 from mqtui.engine.defs import COLOURS, CONNECTIONS
 from mqtui.engine.game import Engine
 from mqtui.engine.state import (
-    ACT,
     HIDDEN,
-    SETUP,
-    STAGE_CHARITY,
-    STAGE_OVER,
-    STAGE_SETUP,
-    STAGE_TURN,
     Frame,
+    FrameKind,
     Hero,
     Monster,
     Room,
+    Stage,
     State,
     cell_key,
     edge_key,
@@ -213,16 +209,16 @@ def _start(engine: Engine, s: State, data: dict[str, Any]) -> list[Event]:
     s.active = turn
     s.round = int(data.get("round", 1))
     if phase == "setup":
-        s.stage = STAGE_SETUP
-        s.frames = [Frame(kind=SETUP, seat=h.seat) for h in reversed(s.heroes)]
+        s.stage = Stage.SETUP
+        s.frames = [Frame(kind=FrameKind.SETUP, seat=h.seat) for h in reversed(s.heroes)]
         return engine.settle(s)
     s.frames = []
-    s.stage = STAGE_CHARITY if phase == "monsters" else STAGE_TURN
+    s.stage = Stage.CHARITY if phase == "monsters" else Stage.TURN
     ev: list[Event] = []
     if phase == "turn":
         engine._begin_turn(s, ev, turn)
     elif phase == "act":
-        s.frames = [Frame(kind=ACT, seat=turn)]
+        s.frames = [Frame(kind=FrameKind.ACT, seat=turn)]
     return ev + engine.settle(s)
 
 
@@ -495,13 +491,13 @@ def check(engine: Engine, s: State, expect: dict[str, Any], events: list[Event])
     if "deciding" in expect:
         same("deciding seat", expect["deciding"], engine.deciding(s))
     if "frame" in expect:
-        same("top frame", expect["frame"], s.frames[-1].kind if s.frames else "none")
+        same("top frame", expect["frame"], str(s.frames[-1].kind) if s.frames else "none")
     if "turn" in expect:
         same("whose turn", expect["turn"], s.active)
     if "round" in expect:
         same("round", expect["round"], s.round)
     if "over" in expect:
-        same("game over", expect["over"], s.stage == STAGE_OVER)
+        same("game over", expect["over"], s.stage == Stage.OVER)
     if "winners" in expect:
         same("winners", expect["winners"], s.winners)
     if "dice_left" in expect:
