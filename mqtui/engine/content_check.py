@@ -29,6 +29,7 @@ from mqtui.engine.defs import (
     Deal,
     DxmDef,
     Effect,
+    HeroCardDef,
     MonsterDef,
     Power,
     RaceDef,
@@ -166,14 +167,21 @@ def validate(m: Merged, errors: list[str]) -> None:
                     not p.tag, f"powers[{i}].tag", f'only "bonus_vs_tag" powers have a tag (kind "{p.kind}")'
                 )
 
-    def named(check: _Check, obj: Any) -> None:
-        check(bool(obj.name.strip()), "name", "must not be empty")
-        check(bool(obj.text.strip()), "text", "must not be empty")
-
-    for it in [*m.races.values(), *m.classes.values()]:
+    # what every race, class and card has: a name, a text; powers (races, classes) or copies (cards)
+    for it in [
+        *m.races.values(),
+        *m.classes.values(),
+        *m.monsters.values(),
+        *m.treasures.values(),
+        *m.dxm.values(),
+    ]:
         c = _Check(it, errors)
-        named(c, it.obj)
-        powers(c, it.obj.powers)
+        c(bool(it.obj.name.strip()), "name", "must not be empty")
+        c(bool(it.obj.text.strip()), "text", "must not be empty")
+        if isinstance(it.obj, HeroCardDef):
+            powers(c, it.obj.powers)
+        else:
+            c(it.obj.count >= 1, "count", f"must be at least 1, got {it.obj.count}")
 
     # rooms
     if m.entrance is not None:
@@ -217,11 +225,9 @@ def validate(m: Merged, errors: list[str]) -> None:
     for it in m.monsters.values():
         mo: MonsterDef = it.obj
         c = _Check(it, errors)
-        named(c, mo)
         c(1 <= mo.level <= MAX_LEVEL, "level", f"must be between 1 and {MAX_LEVEL}, got {mo.level}")
         c(mo.treasures >= 0, "treasures", f"must not be negative, got {mo.treasures}")
         c(mo.levels >= 1, "levels", f"must be at least 1, got {mo.levels}")
-        c(mo.count >= 1, "count", f"must be at least 1, got {mo.count}")
         c(0 <= mo.ignores < MAX_LEVEL, "ignores", f"must be between 0 and {MAX_LEVEL - 1}, got {mo.ignores}")
         if mo.move == "weird":
             c(bool(mo.weird), "weird", f'required when move is "weird" (one of: {", ".join(WEIRD_KINDS)})')
@@ -235,9 +241,7 @@ def validate(m: Merged, errors: list[str]) -> None:
     for it in m.treasures.values():
         t: TreasureDef = it.obj
         c = _Check(it, errors)
-        named(c, t)
         c(t.gold >= 0, "gold", f"must not be negative, got {t.gold}")
-        c(t.count >= 1, "count", f"must be at least 1, got {t.count}")
         if t.kind == "equipment":
             c(bool(t.slot), "slot", f'required for kind "equipment" (one of: {", ".join(SLOTS)})')
         else:
@@ -258,8 +262,6 @@ def validate(m: Merged, errors: list[str]) -> None:
     for it in m.dxm.values():
         d: DxmDef = it.obj
         c = _Check(it, errors)
-        named(c, d)
-        c(d.count >= 1, "count", f"must be at least 1, got {d.count}")
         c(d.treasures >= 0, "treasures", f"must not be negative, got {d.treasures}")
         for kind, fld, ref, ids in (("race", "race", d.race, races), ("class", "klass", d.klass, classes)):
             if d.kind == kind:

@@ -158,18 +158,21 @@ class Bonus(Def, frozen=True):
     amount: int
 
 
-class RaceDef(Def, frozen=True):
+class HeroCardDef(Def, frozen=True):
+    """What races and classes share: a name, a rule text and powers."""
+
     id: str
     name: str
     text: str
     powers: tuple[Power, ...] = ()
 
 
-class ClassDef(Def, frozen=True):
-    id: str
-    name: str
-    text: str
-    powers: tuple[Power, ...] = ()
+class RaceDef(HeroCardDef, frozen=True):
+    pass
+
+
+class ClassDef(HeroCardDef, frozen=True):
+    pass
 
 
 class RoomRule(Def, frozen=True):

@@ -214,70 +214,61 @@ def do_curse(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     discard_card(t, s, a.a)
 
 
-def do_wall(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
+def take_card(s: State, a: Action) -> Hero:
+    """The hero acting; the card it plays (``a.a``) leaves its hand (or belt, or equipment)."""
     hero = s.heroes[a.seat]
     remove_card(hero, a.a)
-    s.edges[edge_key(hero.x, hero.y, a.b)] = "door"
-    ev.append(
-        Event(
-            "dungeon",
-            f"{hero.name} plays {t.names[a.a]}: the {DIR_NAMES[a.b]} wall becomes a door.",
-        )
-    )
+    return hero
+
+
+def dungeon_played(t: CardTable, s: State, a: Action, ev: list[Event], hero: Hero, what: str) -> None:
+    """Say what a dungeon card did (``what`` follows "HERO plays CARD") and discard it."""
+    ev.append(Event("dungeon", f"{hero.name} plays {t.names[a.a]}{what}"))
     discard_card(t, s, a.a)
 
 
+def do_wall(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
+    hero = take_card(s, a)
+    s.edges[edge_key(hero.x, hero.y, a.b)] = "door"
+    dungeon_played(t, s, a, ev, hero, f": the {DIR_NAMES[a.b]} wall becomes a door.")
+
+
 def do_shove(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
+    hero = take_card(s, a)
     m = next(m for m in s.monsters if m.id == a.b)
     dest = step_target(s, m.x, m.y, a.c)
     assert dest is not None
     m.x, m.y = dest
-    ev.append(
-        Event(
-            "dungeon",
-            f"{hero.name} plays {t.names[a.a]}: {t.monster[m.card].name} is shoved to {room_name(t, s, *dest)}.",
-        )
-    )
-    discard_card(t, s, a.a)
+    dungeon_played(t, s, a, ev, hero, f": {t.monster[m.card].name} is shoved to {room_name(t, s, *dest)}.")
 
 
 def do_teleport(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
+    hero = take_card(s, a)
     hero.x, hero.y = a.b, a.c
-    ev.append(
-        Event("dungeon", f"{hero.name} plays {t.names[a.a]} and appears in {room_name(t, s, a.b, a.c)}.")
-    )
-    discard_card(t, s, a.a)
+    dungeon_played(t, s, a, ev, hero, f" and appears in {room_name(t, s, a.b, a.c)}.")
     entered(t, s, hero, ev)
 
 
 def do_equip(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
+    hero = take_card(s, a)
     hero.equipped.append(a.a)
     ev.append(Event("equip", f"{hero.name} equips {t.names[a.a]}."))
 
 
 def do_stow(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
+    hero = take_card(s, a)
     hero.backpack.append(a.a)
     ev.append(Event("equip", f"{hero.name} puts {t.names[a.a]} in the backpack."))
 
 
 def do_belt(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
+    hero = take_card(s, a)
     hero.belt.append(a.a)
     ev.append(Event("equip", f"{hero.name} hangs {t.names[a.a]} on the belt."))
 
 
 def do_discard(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
+    hero = take_card(s, a)
     discard_card(t, s, a.a)
     ev.append(Event("discard", f"{hero.name} discards {t.names[a.a]}."))
 
@@ -340,9 +331,7 @@ def take_combat_card(s: State, a: Action) -> tuple[Combat, Hero]:
     """The fight and the hero playing a card into it; the card leaves the hero's hand or belt."""
     c = s.combat
     assert c is not None
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
-    return c, hero
+    return c, take_card(s, a)
 
 
 def do_enhance(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
@@ -448,8 +437,7 @@ def do_take(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
 
 def do_lose(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     f = s.frames[-1]
-    hero = s.heroes[a.seat]
-    remove_card(hero, a.a)
+    hero = take_card(s, a)
     discard_card(t, s, a.a)
     f.n -= 1
     ev.append(Event("lose", f"{hero.name} loses {t.names[a.a]}."))

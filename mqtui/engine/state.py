@@ -9,7 +9,7 @@ hidden parts replaced by ``HIDDEN``.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Final, Literal
+from typing import Literal
 
 import msgspec
 
@@ -41,19 +41,9 @@ class Stage(StrEnum):
 
 WindowStage = Literal["", "pre", "post"]  # a combat window: before the dice, after them ("" elsewhere)
 
-# The frame kinds and stages by their old names (the bots and the UI use these).
-SETUP: Final = FrameKind.SETUP
-ACT: Final = FrameKind.ACT
-WINDOW: Final = FrameKind.WINDOW
-INVITE: Final = FrameKind.INVITE
-REWARD: Final = FrameKind.REWARD
-LOSE_ITEM: Final = FrameKind.LOSE_ITEM
-FLEE: Final = FrameKind.FLEE
-CHARITY: Final = FrameKind.CHARITY
-STAGE_SETUP: Final = Stage.SETUP
-STAGE_TURN: Final = Stage.TURN
-STAGE_CHARITY: Final = Stage.CHARITY
-STAGE_OVER: Final = Stage.OVER
+# The frame kinds and stages by their old names (the bots and the UI use these), in declaration order.
+SETUP, ACT, WINDOW, INVITE, REWARD, LOSE_ITEM, FLEE, CHARITY = FrameKind
+STAGE_SETUP, STAGE_TURN, STAGE_CHARITY, STAGE_OVER = Stage
 
 
 class Hero(msgspec.Struct, kw_only=True):

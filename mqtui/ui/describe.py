@@ -142,12 +142,7 @@ def card_kind(cards: CardTable, uid: int) -> str:
 def card_text(cards: CardTable, uid: int) -> str:
     if uid == HIDDEN:
         return "You cannot see this card."
-    deck = cards.deck_of[uid]
-    if deck == DXM:
-        return cards.dxm[uid].text
-    if deck == TREASURE:
-        return cards.treasure[uid].text
-    return cards.monster[uid].text
+    return cards.card(uid).text
 
 
 # -- heroes and monsters ----------------------------------------------------------------------------
