@@ -27,9 +27,9 @@ import msgspec
 
 from mqtui import paths
 from mqtui.engine.content_check import ContentError, Item, Merged, check_content, validate
+from mqtui.engine.decode import problem
 from mqtui.engine.defs import (
     MOVE_KINDS,
-    VOCABULARIES,
     WEIRD_KINDS,
     ClassDef,
     Content,
@@ -164,71 +164,6 @@ def _parse_toml(path: Path, shown: str) -> dict[str, Any]:
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
-_MSGSPEC_AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
-_MSGSPEC_FIELD = re.compile(r"^Object (?P<what>contains unknown|missing required) field `(?P<name>[^`]*)`$")
-
-
-_MSGSPEC_STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
-_MSGSPEC_ENUM = re.compile(r"^Invalid enum value '?(?P<value>.*?)'?$")
-
-
-def _convert_error(exc: msgspec.ValidationError, typ: type[Any], raw: Any) -> tuple[str, str]:
-    """Turn msgspec's ``Expected `int`, got `str` - at `$.level``` into ("level", "expected int, got str"),
-    and ``Invalid enum value 'lose_shirt' - at `$.bad_stuff[0].kind``` into ("bad_stuff[0].kind",
-    'unknown effect kind "lose_shirt" (expected one of: ...)'), naming the word's vocabulary."""
-    m = _MSGSPEC_AT.match(str(exc))
-    assert m is not None
-    msg, where = m.group("msg"), m.group("path") or "$"
-    fm = _MSGSPEC_FIELD.match(msg)
-    em = _MSGSPEC_ENUM.match(msg)
-    if em:
-        value = em.group("value")
-        where, words = _walk(where, typ, raw, value)
-        what = VOCABULARIES.get(words, "value")
-        return where or "(entry)", f'unknown {what} "{value}" (expected one of: {", ".join(words)})'
-    where = where.removeprefix("$").removeprefix(".")
-    if fm:
-        name = fm.group("name")
-        where = f"{where}.{name}" if where else name
-        msg = "unknown field" if fm.group("what") == "contains unknown" else "missing required field"
-    else:
-        msg = msg.replace("`", "")
-        msg = msg[:1].lower() + msg[1:]
-    return (where or "(entry)"), msg
-
-
-def _walk(path: str, typ: type[Any], raw: Any, value: str) -> tuple[str, tuple[str, ...]]:
-    """The field at a msgspec error path, as the messages write it (a dict value by its key), and the
-    words its Literal type allows (without "")."""
-    t: msgspec.inspect.Type = msgspec.inspect.type_info(typ)
-    shown = ""
-    for name, index in _MSGSPEC_STEP.findall(path):
-        t = _unwrap(t)
-        if name and isinstance(t, msgspec.inspect.StructType):
-            t = next(f.type for f in t.fields if f.encode_name == name)
-            raw = raw.get(name) if isinstance(raw, dict) else None
-            shown += f".{name}"
-        elif index == "..." and isinstance(t, msgspec.inspect.DictType):
-            key = next((k for k, v in raw.items() if v == value), "?") if isinstance(raw, dict) else "?"
-            t, raw = t.value_type, None
-            shown += f".{key}"
-        elif index.isdigit() and isinstance(t, (msgspec.inspect.VarTupleType, msgspec.inspect.ListType)):
-            t = t.item_type
-            raw = raw[int(index)] if isinstance(raw, list) and int(index) < len(raw) else None
-            shown += f"[{index}]"
-    members = t.types if isinstance(t, msgspec.inspect.UnionType) else (t,)
-    allowed = {v for m in members if isinstance(m, msgspec.inspect.LiteralType) for v in m.values if v != ""}
-    words = next((w for w in VOCABULARIES if set(w) == allowed), tuple(sorted(map(str, allowed))))
-    return shown.removeprefix("."), words
-
-
-def _unwrap(t: msgspec.inspect.Type) -> msgspec.inspect.Type:
-    """The one non-None type of an optional field (``deal: Deal | None``)."""
-    if isinstance(t, msgspec.inspect.UnionType):
-        rest = [m for m in t.types if not isinstance(m, msgspec.inspect.NoneType)]
-        if len(rest) == 1:
-            return rest[0]
-    return t
 
 
 def _entry_label(kind: str, entry: Any, index: int) -> str:
@@ -244,8 +179,8 @@ def _convert(entry: Any, typ: type[Any], shown: str, label: str, errors: list[st
     try:
         return msgspec.convert(entry, typ)
     except msgspec.ValidationError as exc:
-        where, msg = _convert_error(exc, typ, entry)
-        errors.append(f'{shown}: {label}: field "{where}": {msg}')
+        where, msg = problem(exc, typ, entry)
+        errors.append(f'{shown}: {label}: field "{where or "(entry)"}": {msg}')
         return None
 
 
