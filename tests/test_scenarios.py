@@ -92,8 +92,10 @@ def test_unexpected_illegal_action_fails_with_the_engines_reason():
         ({"hero": [{}, {}], "room": [{"id": "pawn-shop", "at": [1, 0], "connections": {"W": "wall"}}]}, "Entrance"),
         ({"hero": [{}, {}], "room": [{"id": "coat-check", "at": [1, 0]}, {"id": "lost-and-found", "at": [2, 0]}]}, "other face"),
         ({"hero": [{}, {}], "monster": [{"card": "damp-squib", "at": [0, 0]}]}, "never the Entrance"),
-        ({"hero": [{}, {}], "phase": "lunch"}, "phase must be"),
-        ({"hero": [{"lvl": 3}, {}]}, "unknown key 'lvl'"),
+        ({"hero": [{}, {}], "phase": "lunch"}, 'phase: unknown phase "lunch" \\(expected one of: setup, turn,'),
+        ({"hero": [{"lvl": 3}, {}]}, r"hero\[0\]\.lvl: unknown field \(known: at, backpack,"),
+        ({"hero": [{}, {}], "decks": {"bag": ["portal"]}}, 'decks.bag\\[0\\]: unknown connection "portal"'),
+        ({"hero": [{"colour": "pink"}, {}]}, r'hero\[0\]\.colour: unknown colour "pink"'),
         ({"hero": [{"hand": ["alleged-sword", "alleged-sword"]}, {}]}, "no copy of 'alleged-sword' is left"),
     ],
 )  # fmt: skip

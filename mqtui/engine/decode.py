@@ -10,6 +10,7 @@ and the entry in front.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import msgspec
@@ -32,15 +33,21 @@ class DecodeError(Exception):
         super().__init__(f"{where}: {message}" if where else message)
 
 
-def convert(raw: Any, typ: type[T]) -> T:
-    """``raw`` (decoded TOML) as a ``typ``; a :class:`DecodeError` in words if it does not fit."""
+def convert(raw: Any, typ: type[T], words: Mapping[tuple[str, ...], str] = VOCABULARIES) -> T:
+    """``raw`` (decoded TOML) as a ``typ``; a :class:`DecodeError` in words if it does not fit.
+    ``words`` names the vocabularies (Literal types) of ``typ`` for the messages."""
     try:
         return msgspec.convert(raw, typ)
     except msgspec.ValidationError as exc:
-        raise DecodeError(*problem(exc, typ, raw)) from None
+        raise DecodeError(*problem(exc, typ, raw, words)) from None
 
 
-def problem(exc: msgspec.ValidationError, typ: type[Any], raw: Any) -> tuple[str, str]:
+def problem(
+    exc: msgspec.ValidationError,
+    typ: type[Any],
+    raw: Any,
+    vocabularies: Mapping[tuple[str, ...], str] = VOCABULARIES,
+) -> tuple[str, str]:
     """Where (a field path such as ``bad_stuff[0].kind``, "" for the whole value) and what is wrong."""
     m = _AT.match(str(exc))
     assert m is not None
@@ -56,8 +63,8 @@ def problem(exc: msgspec.ValidationError, typ: type[Any], raw: Any) -> tuple[str
         allowed = {
             v for m in members if isinstance(m, msgspec.inspect.LiteralType) for v in m.values if v != ""
         }
-        words = next((w for w in VOCABULARIES if set(w) == allowed), tuple(sorted(map(str, allowed))))
-        what = VOCABULARIES.get(words, "value")
+        words = next((w for w in vocabularies if set(w) == allowed), tuple(sorted(map(str, allowed))))
+        what = vocabularies.get(words, "value")
         return where, f'unknown {what} "{value}" (expected one of: {", ".join(words)})'
     fm = _FIELD.match(msg)
     if fm:
