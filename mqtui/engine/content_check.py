@@ -254,8 +254,8 @@ def validate(m: Merged, errors: list[str]) -> None:
         else:
             c(not t.use, "use", f'only one-shots have a use (kind "{t.kind}")')
             c(not t.thrown, "thrown", f'only one-shots can be thrown (kind "{t.kind}")')
-        for fld in ("only", "forbid"):
-            for i, ref in enumerate(getattr(t, fld)):
+        for fld, refs in (("only", t.only), ("forbid", t.forbid)):
+            for i, ref in enumerate(refs):
                 c(ref in heroes, f"{fld}[{i}]", f'"{ref}" is not a race or class id')
         bonuses(c, t.bonuses, "bonuses")
 

@@ -249,22 +249,21 @@ def do_teleport(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     entered(t, s, hero, ev)
 
 
-def do_equip(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = take_card(s, a)
-    hero.equipped.append(a.a)
-    ev.append(Event("equip", f"{hero.name} equips {t.names[a.a]}."))
+def put_away(pile: Callable[[Hero], list[int]], words: str) -> Handler:
+    """The handler of an action that moves an item from the hand to one of the hero's piles; ``words``
+    is the log line, with ``{hero}`` and ``{card}``."""
+
+    def handler(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
+        hero = take_card(s, a)
+        pile(hero).append(a.a)
+        ev.append(Event("equip", words.format(hero=hero.name, card=t.names[a.a])))
+
+    return handler
 
 
-def do_stow(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = take_card(s, a)
-    hero.backpack.append(a.a)
-    ev.append(Event("equip", f"{hero.name} puts {t.names[a.a]} in the backpack."))
-
-
-def do_belt(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
-    hero = take_card(s, a)
-    hero.belt.append(a.a)
-    ev.append(Event("equip", f"{hero.name} hangs {t.names[a.a]} on the belt."))
+do_equip = put_away(lambda hero: hero.equipped, "{hero} equips {card}.")
+do_stow = put_away(lambda hero: hero.backpack, "{hero} puts {card} in the backpack.")
+do_belt = put_away(lambda hero: hero.belt, "{hero} hangs {card} on the belt.")
 
 
 def do_discard(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
