@@ -192,6 +192,25 @@ def _fmt(kind: str, value: int) -> str:
     return str(value)
 
 
+def terms_words(
+    n: int,
+    first: bool,
+    gold: int,
+    *,
+    first_words: str = " of their choice",
+    join: str = " and ",
+    nothing: str = "glory alone",
+) -> str:
+    """An offer of help (``invite``'s terms) in words: ``n`` Treasures, the helper choosing first if
+    ``first``, and ``gold`` paid now; the log's wording unless the caller gives its own."""
+    parts = []
+    if n:
+        parts.append(f"{n} Treasure{'s' if n > 1 else ''}" + (first_words if first else ""))
+    if gold:
+        parts.append(f"{gold} gold now")
+    return join.join(parts) or nothing
+
+
 def _parse(kind: str, token: str) -> int:
     try:
         if kind == "card" and token.startswith("#"):

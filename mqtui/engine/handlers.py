@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mqtui.engine import rng
-from mqtui.engine.actions import Action, ActionKind, Event
+from mqtui.engine.actions import Action, ActionKind, Event, terms_words
 from mqtui.engine.board import (
     DIR_NAMES,
     draw_to_hand,
@@ -391,7 +391,9 @@ def do_invite(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     c.invited.append(other.seat)
     n, first = a.b % 10, a.b >= 10
     s.frames.append(Frame(kind=FrameKind.INVITE, seat=other.seat, n=n, first=first, target=a.c))
-    ev.append(Event("invite", f"{hero.name} asks {other.name} to help, offering {_terms(n, first, a.c)}."))
+    ev.append(
+        Event("invite", f"{hero.name} asks {other.name} to help, offering {terms_words(n, first, a.c)}.")
+    )
 
 
 def do_accept(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
@@ -407,7 +409,9 @@ def do_accept(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     moved = (helper.x, helper.y) != (c.x, c.y)
     helper.x, helper.y = c.x, c.y
     ev.append(
-        Event("invite", f"{helper.name} accepts and joins the fight for {_terms(f.n, f.first, f.target)}.")
+        Event(
+            "invite", f"{helper.name} accepts and joins the fight for {terms_words(f.n, f.first, f.target)}."
+        )
     )
     if moved:
         entered(t, s, helper, ev)
@@ -470,15 +474,6 @@ def do_charity(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     else:
         discard_card(t, s, a.a)
         ev.append(Event("charity", f"{hero.name} discards {name}."))
-
-
-def _terms(n: int, first: bool, gold: int) -> str:
-    parts = []
-    if n:
-        parts.append(f"{n} Treasure{'s' if n > 1 else ''}" + (" of their choice" if first else ""))
-    if gold:
-        parts.append(f"{gold} gold now")
-    return " and ".join(parts) or "glory alone"
 
 
 HANDLERS: dict[ActionKind, Handler] = {
