@@ -30,6 +30,7 @@ from mqtui.engine.content_check import ContentError, Item, Merged, check_content
 from mqtui.engine.decode import problem
 from mqtui.engine.defs import (
     MOVE_KINDS,
+    VOCABULARIES,
     WEIRD_KINDS,
     ClassDef,
     Content,
@@ -179,7 +180,7 @@ def _convert(entry: Any, typ: type[Any], shown: str, label: str, errors: list[st
     try:
         return msgspec.convert(entry, typ)
     except msgspec.ValidationError as exc:
-        where, msg = problem(exc, typ, entry)
+        where, msg = problem(exc, typ, entry, VOCABULARIES)
         errors.append(f'{shown}: {label}: field "{where or "(entry)"}": {msg}')
         return None
 

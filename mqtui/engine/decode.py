@@ -1,5 +1,7 @@
 """Decoding data files (content, scenarios, themes) into typed Structs, with errors in words.
 
+It imports nothing but msgspec, so that the theme loader can use it for its messages.
+
 msgspec checks types and closed vocabularies (``Literal`` fields) while it converts; :func:`problem`
 turns its message into a field path as the files write it and a short explanation, e.g.
 ``Invalid enum value 'lose_shirt' - at `$.bad_stuff[0].kind``` into ``("bad_stuff[0].kind",
@@ -14,8 +16,6 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import msgspec
-
-from mqtui.engine.defs import VOCABULARIES
 
 T = TypeVar("T")
 
@@ -33,7 +33,7 @@ class DecodeError(Exception):
         super().__init__(f"{where}: {message}" if where else message)
 
 
-def convert(raw: Any, typ: type[T], words: Mapping[tuple[str, ...], str] = VOCABULARIES) -> T:
+def convert(raw: Any, typ: type[T], words: Mapping[tuple[str, ...], str] | None = None) -> T:
     """``raw`` (decoded TOML) as a ``typ``; a :class:`DecodeError` in words if it does not fit.
     ``words`` names the vocabularies (Literal types) of ``typ`` for the messages."""
     try:
@@ -46,9 +46,12 @@ def problem(
     exc: msgspec.ValidationError,
     typ: type[Any],
     raw: Any,
-    vocabularies: Mapping[tuple[str, ...], str] = VOCABULARIES,
+    vocabularies: Mapping[tuple[str, ...], str] | None = None,
 ) -> tuple[str, str]:
-    """Where (a field path such as ``bad_stuff[0].kind``, "" for the whole value) and what is wrong."""
+    """Where (a field path such as ``bad_stuff[0].kind``, "" for the whole value) and what is wrong.
+    ``vocabularies`` names the word lists (Literal types) of ``typ``: "unknown effect kind" rather
+    than "unknown value"."""
+    vocabularies = vocabularies or {}
     m = _AT.match(str(exc))
     assert m is not None
     msg, path = m.group("msg"), m.group("path") or "$"

@@ -25,7 +25,6 @@ import msgspec
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from mqtui.engine.decode import DecodeError, convert
 from mqtui.paths import THEMES_DIR, user_themes_dir
 
 DEFAULT_THEME = "mq-dark"
@@ -101,9 +100,12 @@ def _check_colour(where: str, key: str, value: str) -> None:
 def parse_theme(data: dict[str, object], where: str = "theme") -> tuple[Theme, str]:
     """Build a Theme (and its label) from the decoded TOML of one theme file; raises ThemeError."""
     try:
-        file = convert(data, ThemeFile)
-    except DecodeError as exc:
-        raise ThemeError(f"{where}: {exc}") from None
+        file = msgspec.convert(data, ThemeFile)
+    except msgspec.ValidationError as exc:
+        from mqtui.engine.decode import problem  # only for the words: no engine module at start-up
+
+        field, message = problem(exc, ThemeFile, data)
+        raise ThemeError(f"{where}: {field}: {message}" if field else f"{where}: {message}") from None
     table = file.theme
     if not table.name.strip():
         raise ThemeError(f"{where}: theme.name: must not be empty")
