@@ -20,7 +20,7 @@ from mqtui.engine.actions import Action, Event
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER, STAGE_SETUP, State
 from mqtui.engine.view import view_for
-from mqtui.store import Seat, Snapshot
+from mqtui.store import LogLine, Seat, Snapshot
 
 EVERY = 16  # actions between two kept states
 
@@ -49,7 +49,7 @@ class Timeline:
     _events: list[list[Event]] = field(default_factory=list)  # per position: the events that led there
     _marks: list[Mark] = field(default_factory=list)
     _cache: tuple[int, State] | None = None
-    _lines: dict[tuple[int, bool], tuple[list[str], list[int]]] = field(default_factory=dict)
+    _lines: dict[tuple[int, bool], tuple[list[LogLine], list[int]]] = field(default_factory=dict)
 
     # -- building -------------------------------------------------------------------------------------
 
@@ -200,13 +200,13 @@ class Timeline:
 
     # -- what a seat sees -----------------------------------------------------------------------------
 
-    def _seat_lines(self, seat: int, open_hands: bool) -> tuple[list[str], list[int]]:
+    def _seat_lines(self, seat: int, open_hands: bool) -> tuple[list[LogLine], list[int]]:
         """Every log line ``seat`` may read (all, with private ones named, for open hands), and per
         position how many of them had been written by then."""
         key = (seat, open_hands)
         if key not in self._lines:
             names = [s.name for s in self.seats]
-            lines: list[str] = []
+            lines: list[LogLine] = []
             upto: list[int] = []
             for events in self._events:
                 for e in events:
@@ -216,12 +216,12 @@ class Timeline:
                     else:
                         text = e.for_seat(seat)
                     if text:
-                        lines.append(text)
+                        lines.append(LogLine(e.kind, text))
                 upto.append(len(lines))
             self._lines[key] = (lines, upto)
         return self._lines[key]
 
-    def log(self, i: int, seat: int, open_hands: bool = False) -> tuple[str, ...]:
+    def log(self, i: int, seat: int, open_hands: bool = False) -> tuple[LogLine, ...]:
         lines, upto = self._seat_lines(seat, open_hands)
         return tuple(lines[: upto[i]])
 

@@ -24,7 +24,7 @@ from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.handlers import HANDLERS
 from mqtui.engine.state import HIDDEN, State
 from mqtui.engine.view import view_for
-from mqtui.store import GameStore, LocalStore, Seat, Snapshot, install_signal_handlers
+from mqtui.store import GameStore, LocalStore, LogLine, Seat, Snapshot, install_signal_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLO = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
@@ -248,6 +248,22 @@ def test_an_engine_failure_leaves_the_game_as_it_was(monkeypatch: pytest.MonkeyP
 
 
 # -- saving and loading ------------------------------------------------------------------------------
+
+
+def test_log_entries_carry_the_event_kind_and_only_the_seats_own_text() -> None:
+    store = LocalStore.new(engine(), (Seat("Ann", "red", "random"), *SOLO[1:]), 5, bot_delay=0)
+    while len(store.actions) < 400 and store.step_bot():
+        pass
+    private = [e for e in store.log if e.private and e.seat >= 0]
+    assert any(e.kind == "draw" for e in private)  # private draws: the kind is public, the cards are not
+    names = set(store.cards.names)
+    for seat in (-1, 0, 1, 2):
+        log = store.snapshot(seat).log
+        assert log == tuple(LogLine(e.kind, e.for_seat(seat)) for e in store.log if e.for_seat(seat))
+        assert not {line.kind for line in log} & names
+        own = {e.private for e in private if e.seat == seat}  # "You draw X." may be two seats' line
+        others = {e.private for e in private if e.seat != seat and e.private != e.text} - own
+        assert others and not others & {line.text for line in log}
 
 
 def test_save_and_load_resume_the_same_game(tmp_path: Path) -> None:

@@ -148,7 +148,7 @@ def test_every_legal_action_in_random_games_has_words() -> None:
                 assert card_kind(store.cards, uid) and card_text(store.cards, uid)
             store.apply(rnd.choice(snap.legal))
         for line in store.snapshot(0).log:
-            assert log_kind(line)[1]
+            assert log_kind(line.text)[1]
     assert len(seen) >= 15, seen
     assert seen <= set(SPECS)
 

@@ -57,11 +57,11 @@ from mqtui.net.protocol import (
 from mqtui.net.table import (
     Slot,
     TableConfig,
-    line_for,
     make_seat_bot,
     played_words,
     safe_choice,
 )
+from mqtui.store import log_line
 
 log = logging.getLogger("mqtui.net")
 
@@ -493,7 +493,7 @@ class Authority:
     def _snap(self, conn: Conn) -> bytes:
         s = self.state
         seat = conn.seat
-        new = [line for e in self.log[conn.ev_sent :] if (line := line_for(e, seat))]
+        new = [line for e in self.log[conn.ev_sent :] if (line := log_line(e, seat))]
         base = conn.lines_sent
         if conn.ev_sent == 0 and len(new) > FIRST_LOG_LINES:
             base += len(new) - FIRST_LOG_LINES
