@@ -15,36 +15,41 @@ DIR_LETTERS = "NESW"
 
 # What a player can do: the kind of an action (the save format and the notation spell them so).
 ActionKind = Literal[
+    # ending a decision: building the hero, the action phase, a combat window
     "done",
     "end",
     "pass",
-    "search",
-    "accept",
-    "decline",
-    "buylevel",
+    # the action phase
     "move",
-    "flee",
-    "pickup",
+    "search",
     "deal",
+    "pickup",
+    "buylevel",
+    "challenge",
+    # cards and items
+    "play",
+    "curse",
+    "wall",
+    "shove",
+    "teleport",
     "equip",
     "stow",
     "belt",
     "discard",
     "give",
-    "charity",
-    "take",
-    "lose",
-    "challenge",
-    "play",
-    "curse",
+    # a fight: cards played into it, help asked and answered
     "enhance",
     "wander",
     "use",
     "dice",
-    "wall",
-    "shove",
-    "teleport",
     "invite",
+    "accept",
+    "decline",
+    # after a fight, and the turn's end
+    "take",
+    "lose",
+    "flee",
+    "charity",
 ]
 
 # What happened: the kind of an event. The engine's kinds, then those the hosts add to a game's log.
