@@ -138,6 +138,14 @@ def test_cli_reports_an_unreadable_file(tmp_path, capsys):
     assert "FAIL" in capsys.readouterr().out
 
 
+def test_cli_names_the_file_and_the_field_of_a_scenario_that_does_not_decode(tmp_path, capsys):
+    bad = tmp_path / "typo.toml"
+    bad.write_text('title = "t"\n[[hero]]\nlvl = 2\n[[hero]]\n')
+    assert cli.run(_args([str(bad)])) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL {bad}: hero[0].lvl: unknown field (known: " in out and out.count(str(bad)) == 1
+
+
 def test_cli_accepts_a_folder(capsys):
     assert cli.run(_args([str(Path(paths.SEEDS_DIR / "scenarios"))])) == 0
     assert f"{len(SCENARIOS)} passed" in capsys.readouterr().out
