@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mqtui.bots import Bot, Choice, make_bot
@@ -11,7 +12,7 @@ from mqtui.engine.state import State
 from mqtui.engine.view import view_for
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One applied action, with what the undo rule needs to take it back."""
 
@@ -21,7 +22,7 @@ class Step:
     n_log: int  # the event log's length before the action
 
 
-@dataclass
+@dataclass(slots=True)
 class Host:
     """The state, the action log and the event log of one game, changed only through :meth:`apply`.
 
@@ -60,9 +61,11 @@ class Host:
     def deciding(self) -> int:
         return self.engine.deciding(self.state)
 
-    def decide(self, bot: Bot, who: int) -> Choice:
-        """The computer player ``bot``'s choice for seat ``who``, from that seat's view only."""
-        legal = self.engine.legal(self.state, who)
+    def decide(self, bot: Bot, who: int, legal: Sequence[Action] | None = None) -> Choice:
+        """The computer player ``bot``'s choice for seat ``who`` among ``legal`` (default: the seat's
+        legal actions now), from that seat's view only (none for a bot that needs none)."""
+        if legal is None:
+            legal = self.engine.legal(self.state, who)
         view = view_for(self.state, who) if bot.needs_view else None
         return bot.choose(self.engine, view, who, list(legal))
 
