@@ -12,7 +12,7 @@ statistics.
 
 from __future__ import annotations
 
-from mqtui.hosting.host import Host, Step, seat_bot
+from mqtui.hosting.host import Host, Hosted, Step, seat_bot
 from mqtui.hosting.saving import SaveEncoder, SeatLike, seat_recs
 from mqtui.hosting.undo import REVEALING, UNDOABLE, UndoHistory, reveals
 
@@ -20,6 +20,7 @@ __all__ = [
     "REVEALING",
     "UNDOABLE",
     "Host",
+    "Hosted",
     "SaveEncoder",
     "SeatLike",
     "Step",

@@ -70,6 +70,29 @@ class Host:
         return bot.choose(self.engine, view, who, list(legal))
 
 
+class Hosted:
+    """Something that runs a game on a :class:`Host` (the local store, the authority): the game's
+    engine, state and logs, read through."""
+
+    host: Host
+
+    @property
+    def engine(self) -> Engine:
+        return self.host.engine
+
+    @property
+    def state(self) -> State:
+        return self.host.state
+
+    @property
+    def log(self) -> list[Event]:
+        return self.host.log
+
+    @property
+    def actions(self) -> list[Action]:
+        return self.host.actions
+
+
 def seat_bot(kind: str, seed: int, seat: int) -> Bot:
     """The computer player of ``kind`` for ``seat`` of the game with ``seed`` (raises ValueError)."""
     return make_bot(kind, seed=seed * 31 + seat)

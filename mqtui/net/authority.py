@@ -28,37 +28,21 @@ from typing import Any
 from mqtui.bots import Bot
 from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.game import Engine
-from mqtui.engine.state import STAGE_OVER, State
+from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
-from mqtui.hosting import Host
+from mqtui.hosting import Host, Hosted
 from mqtui.net import persist
+from mqtui.net import protocol as wire
 from mqtui.net.conn import Conn
 from mqtui.net.durable import Durable
 from mqtui.net.identity import Claim, KeyTable
-from mqtui.net.protocol import (
-    MAX_CLIENT_FRAME,
-    PROTO_VERSION,
-    SPECTATOR,
-    Act,
-    Bye,
-    Hello,
-    Ping,
-    Pong,
-    ProtocolError,
-    Refused,
-    Result,
-    Snap,
-    Welcome,
-    decode_client,
-    encode,
-    read_frame,
-)
+from mqtui.net.protocol import MAX_CLIENT_FRAME, PROTO_VERSION, SPECTATOR, ProtocolError, encode
 from mqtui.net.table import Seating, TableConfig, make_seat_bot, next_auto, played_for, safe_choice
 
 log = logging.getLogger("mqtui.net")
 
 
-class Authority(Seating):
+class Authority(Seating, Hosted):
     """Owns one game; every client connection goes through it."""
 
     def __init__(
@@ -94,22 +78,6 @@ class Authority(Seating):
         self.listeners: list[Callable[[str], None]] = []  # server log lines (for the host's console)
         if save_path is not None:
             self.save_to(save_path)
-
-    @property
-    def engine(self) -> Engine:
-        return self.host.engine
-
-    @property
-    def state(self) -> State:
-        return self.host.state
-
-    @property
-    def log(self) -> list[Event]:
-        return self.host.log
-
-    @property
-    def actions(self) -> list[Action]:
-        return self.host.actions
 
     # -- making ---------------------------------------------------------------------------------------
 
@@ -240,13 +208,15 @@ class Authority(Seating):
             if self.closing:
                 raise _Refuse("the server is shutting down")
             try:
-                body = await asyncio.wait_for(read_frame(reader, MAX_CLIENT_FRAME), self.config.hello_timeout)
+                body = await asyncio.wait_for(
+                    wire.read_frame(reader, MAX_CLIENT_FRAME), self.config.hello_timeout
+                )
             except TimeoutError:
                 raise _Refuse("no hello in time") from None
             if body is None:
                 return
-            hello = decode_client(body)
-            if not isinstance(hello, Hello):
+            hello = wire.decode_client(body)
+            if not isinstance(hello, wire.Hello):
                 raise ProtocolError("the first message must be a hello")
             if hello.proto != PROTO_VERSION:
                 raise _Refuse(f"protocol {hello.proto} is not spoken here (this server: {PROTO_VERSION})")
@@ -267,7 +237,7 @@ class Authority(Seating):
             self._write(
                 conn,
                 encode(
-                    Welcome(
+                    wire.Welcome(
                         proto=PROTO_VERSION,
                         seat=seat,
                         game=self.game.game,
@@ -285,7 +255,7 @@ class Authority(Seating):
                 await self._read_loop(conn, reader)
             except ProtocolError as exc:
                 self._say(f"{conn.label} cut off: {exc}")
-                conn.outbox.append(encode(Bye(reason=f"protocol error: {exc}")))
+                conn.outbox.append(encode(wire.Bye(reason=f"protocol error: {exc}")))
             finally:
                 conn.closed = True
                 conn.wake.set()
@@ -295,12 +265,12 @@ class Authority(Seating):
         except _Refuse as exc:
             self._say(f"{conn.label} refused: {exc}")
             with contextlib.suppress(Exception):
-                writer.write(encode(Refused(reason=str(exc))))
+                writer.write(encode(wire.Refused(reason=str(exc))))
                 await asyncio.wait_for(writer.drain(), 1.0)
         except ProtocolError as exc:
             self._say(f"{conn.label} cut off: {exc}")
             with contextlib.suppress(Exception):
-                writer.write(encode(Bye(reason=f"protocol error: {exc}")))
+                writer.write(encode(wire.Bye(reason=f"protocol error: {exc}")))
         except (ConnectionError, OSError) as exc:
             self._say(f"{conn.label} lost: {exc}")
         except Exception:
@@ -312,24 +282,24 @@ class Authority(Seating):
 
     async def _read_loop(self, conn: Conn, reader: asyncio.StreamReader) -> None:
         while not conn.closed:
-            body = await read_frame(reader, MAX_CLIENT_FRAME)
+            body = await wire.read_frame(reader, MAX_CLIENT_FRAME)
             if body is None or conn.closed:
                 return
-            msg = decode_client(body)
-            if isinstance(msg, Bye):
+            msg = wire.decode_client(body)
+            if isinstance(msg, wire.Bye):
                 return
             if not self._allow(conn):
                 conn.strikes += 1
-                if isinstance(msg, Act):
-                    conn.push(encode(Result(id=msg.id, ok=False, reason="too many messages: slow down")))
+                if isinstance(msg, wire.Act):
+                    conn.push(encode(wire.Result(id=msg.id, ok=False, reason="too many messages: slow down")))
                 if conn.strikes > self.config.max_strikes:
                     raise ProtocolError("flooding")
                 continue
-            if isinstance(msg, Ping):
-                conn.push(encode(Pong(id=msg.id, t=msg.t)))
-            elif isinstance(msg, Act):
+            if isinstance(msg, wire.Ping):
+                conn.push(encode(wire.Pong(id=msg.id, t=msg.t)))
+            elif isinstance(msg, wire.Act):
                 ok, reason = self._act(conn, msg)
-                conn.push(encode(Result(id=msg.id, ok=ok, reason=reason, n=self.state.n)))
+                conn.push(encode(wire.Result(id=msg.id, ok=ok, reason=reason, n=self.state.n)))
             else:
                 raise ProtocolError(f"unexpected {type(msg).__name__.lower()}")
 
@@ -342,7 +312,7 @@ class Authority(Seating):
         conn.tokens -= 1
         return True
 
-    def _act(self, conn: Conn, msg: Act) -> tuple[bool, str]:
+    def _act(self, conn: Conn, msg: wire.Act) -> tuple[bool, str]:
         if conn.seat == SPECTATOR:
             conn.strikes += 1
             return False, "spectators only watch"
@@ -401,7 +371,7 @@ class Authority(Seating):
             conn.seats_dirty = False
             seats = self.seat_infos()
         return encode(
-            Snap(
+            wire.Snap(
                 n=s.n,
                 seat=seat,
                 deciding=deciding,
@@ -418,7 +388,7 @@ class Authority(Seating):
         """Tell a client goodbye and close its connection once the goodbye is sent."""
         if conn.closed:
             return
-        conn.push(encode(Bye(reason=reason)))
+        conn.push(encode(wire.Bye(reason=reason)))
         conn.closed = True
         conn.wake.set()
         if conn.task is not None and conn.task is not asyncio.current_task():
@@ -567,21 +537,22 @@ class Authority(Seating):
         return self.saver.writes if self.saver is not None else 0
 
     def _save_soon(self) -> None:
-        if self.saver is not None:
-            try:
-                self.saver.submit(self._snapshot_game())
-            except OSError as exc:
-                self._say(f"saving failed: {exc}")
-                return
-            if self.durable is not None:
-                self.durable.submitted(self.state.n)
+        if self._save(now=False) and self.durable is not None:
+            self.durable.submitted(self.state.n)
 
     def save_now(self) -> None:
-        if self.saver is not None:
-            try:
-                self.saver.write_now(self._snapshot_game())
-            except OSError as exc:
-                self._say(f"saving failed: {exc}")
+        self._save(now=True)
+
+    def _save(self, now: bool) -> bool:
+        """Save (``now``: at once, else queued for the writer thread); False if not saved."""
+        if self.saver is None:
+            return False
+        try:
+            (self.saver.write_now if now else self.saver.submit)(self._snapshot_game())
+        except OSError as exc:
+            self._say(f"saving failed: {exc}")
+            return False
+        return True
 
     # -- for tools and tests --------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import SETUP, STAGE_OVER, State
 from mqtui.engine.view import view_for
-from mqtui.hosting import Host, SaveEncoder, UndoHistory, seat_bot
+from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_bot
 from mqtui.store.protocol import HUMAN, PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
 
 # Bot reasons stay out of the log (they read like debug output there): the last few are kept in
@@ -35,7 +35,7 @@ REASONS_KEPT = 30
 LOG_TAIL = 150  # log events kept in a save, for the UI's scrollback after loading
 
 
-class LocalStore:
+class LocalStore(Hosted):
     """Runs a game in this process: hot-seat humans plus bots."""
 
     def __init__(
@@ -56,10 +56,8 @@ class LocalStore:
         )
         self.seats = seats
         self.bot_delay = bot_delay
-        self.origin = origin
-        self.from_seed = from_seed
-        self.packs = packs
-        self.content_note = content_note
+        self.origin, self.from_seed = origin, from_seed  # how the game began
+        self.packs, self.content_note = packs, content_note  # what it is played with
         self.reasons: list[Reason] = []  # the computer players' last reasons, oldest first
         self.history = UndoHistory(person=lambda seat: self.seats[seat].kind in PEOPLE, mine=self._mine)
         self._listeners: list[Listener] = []
@@ -81,22 +79,6 @@ class LocalStore:
             else:
                 self.origin = copy_state(self.state)
         self._viewer = self._human_viewer()
-
-    @property
-    def engine(self) -> Engine:
-        return self.host.engine
-
-    @property
-    def state(self) -> State:
-        return self.host.state
-
-    @property
-    def log(self) -> list[Event]:
-        return self.host.log
-
-    @property
-    def actions(self) -> list[Action]:
-        return self.host.actions
 
     @property
     def cards(self) -> CardTable:
