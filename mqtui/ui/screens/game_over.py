@@ -24,6 +24,7 @@ from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_t
 from mqtui.engine.heroes import describe
 from mqtui.engine.state import State
 from mqtui.store import HUMAN, Seat, Snapshot
+from mqtui.ui.appref import mq_app
 from mqtui.ui.describe import last_result, room_name
 
 COLUMNS = (("Level", 5), ("Kills", 5), ("Deaths", 6), ("Gold", 5))
@@ -180,9 +181,7 @@ class GameOverScreen(ModalScreen[str]):
         return True
 
     def action_replay(self) -> None:
-        handler = getattr(self.app, "replay_finished_game", None)
-        if callable(handler):
-            handler()
+        mq_app(self).replay_finished_game()
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from mqtui.ui.appref import mq_app
 from mqtui.ui.saving import SUFFIX, SaveFailed, list_saves, saves_dir, slot_for
 
 
@@ -121,9 +122,7 @@ class LoadDialog(ModalScreen[Path | None]):
 
     def _replay(self, path: Path) -> None:
         self.dismiss(None)
-        opener = getattr(self.app, "open_replay", None)
-        if callable(opener):
-            self.app.call_later(opener, path)
+        self.app.call_later(mq_app(self).open_replay, path)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
