@@ -132,11 +132,12 @@ def limits_from(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from mqtui.cli.seatapp import seat_app
     from mqtui.net.options import ServeError
     from mqtui.net.serve import serve
 
     try:
-        return asyncio.run(serve(_options(args)))
+        return asyncio.run(serve(_options(args), app=seat_app(args.app)))
     except ServeError as exc:
         print(f"mqtui serve: {exc}")
         return 2

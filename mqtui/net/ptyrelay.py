@@ -122,7 +122,7 @@ async def spawn(
 
 
 def client_argv(fd: int, dirs: Sequence[str] = (), app: str = "auto") -> list[str]:
-    argv = [sys.executable, "-m", "mqtui.net.client", "--fd", str(fd), "--app", app]
+    argv = [sys.executable, "-m", "mqtui.cli.seatapp", "--fd", str(fd), "--app", app]
     for d in dirs:
         argv += ["--dir", d]
     return argv
