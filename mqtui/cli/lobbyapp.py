@@ -3,13 +3,19 @@
 
 from __future__ import annotations
 
-from mqtui.cli.seatapp import seat_app
+import argparse
+
+from mqtui.cli.seatapp import add_app_options, seat_app
 
 
 def main(argv: list[str] | None = None) -> int:
     from mqtui.net import lobbyclient
 
-    return lobbyclient.main(argv, seat_app)
+    p = argparse.ArgumentParser(prog="python -m mqtui.cli.lobbyapp", description=lobbyclient.__doc__)
+    p.add_argument("--fd", type=int, required=True, help="a connected socket to the host's lobby")
+    add_app_options(p)
+    args = p.parse_args(argv)
+    return lobbyclient.run(args, seat_app(args.app))
 
 
 if __name__ == "__main__":

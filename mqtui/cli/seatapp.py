@@ -8,9 +8,12 @@ plain one, ``auto`` the full app unless it fails to start (a half-built app must
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import TYPE_CHECKING
+
+from mqtui.cli.packopt import add_dir_option
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -45,10 +48,28 @@ def seat_app(choice: str = "auto") -> AppFactory:
     return make
 
 
+def add_app_options(parser: argparse.ArgumentParser) -> None:
+    """``--app`` (see :func:`seat_app`) and ``--linger``, shared by the seat's and the lobby's program."""
+    parser.add_argument("--app", default="auto", choices=APPS)
+    parser.add_argument("--linger", type=float, default=1.5, help="seconds to leave a closing message up")
+
+
 def main(argv: list[str] | None = None) -> int:
     from mqtui.net import client
+    from mqtui.net.protocol import ANY_SEAT
 
-    return client.main(argv, seat_app)
+    p = argparse.ArgumentParser(prog="python -m mqtui.cli.seatapp", description=client.__doc__)
+    p.add_argument("--fd", type=int, help="a connected socket bound to a seat (from the SSH server)")
+    p.add_argument("--socket", help="a served game's Unix socket")
+    p.add_argument("--code", default="", help="join code (with --socket)")
+    p.add_argument("--want", type=int, default=ANY_SEAT, help="the seat wanted with a table code; -1 watches")
+    p.add_argument("--name", default="", help="your name, for the server's log")
+    add_dir_option(p, "content folder (repeat), or one content file")
+    add_app_options(p)
+    args = p.parse_args(argv)
+    if args.fd is None and not args.socket:
+        p.error("give --fd or --socket")
+    return client.run(args, seat_app(args.app))
 
 
 if __name__ == "__main__":

@@ -18,8 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mqtui.net.protocol import ANY_SEAT
-
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -28,7 +26,6 @@ if TYPE_CHECKING:
     from mqtui.store import GameStore
 
 AppFactory = Callable[["GameStore"], "App[None]"]  # a seat's app for its store (see mqtui.cli.seatapp)
-AppChoice = Callable[[str], AppFactory]  # the factory for an ``--app`` name
 
 
 def take_terminal() -> None:
@@ -129,29 +126,11 @@ async def play_to_end(store: NetStore, factory: AppFactory, linger: float, remot
     return code
 
 
-def main(argv: list[str] | None, choose: AppChoice) -> int:
-    """The seat's program; ``choose`` gives the app for ``--app`` (see :mod:`mqtui.cli.seatapp`)."""
-    p = argparse.ArgumentParser(prog="python -m mqtui.cli.seatapp", description=__doc__)
-    p.add_argument("--fd", type=int, help="a connected socket bound to a seat (from the SSH server)")
-    p.add_argument("--socket", help="a served game's Unix socket")
-    p.add_argument("--code", default="", help="join code (with --socket)")
-    p.add_argument("--want", type=int, default=ANY_SEAT, help="the seat wanted with a table code; -1 watches")
-    p.add_argument("--name", default="", help="your name, for the server's log")
-    p.add_argument(
-        "--dir",
-        action="append",
-        dest="dirs",
-        metavar="DIR",
-        help="content folder (repeat), or one content file",
-    )
-    p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
-    p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a closing message up")
-    args = p.parse_args(argv)
-    if args.fd is None and not args.socket:
-        p.error("give --fd or --socket")
+def run(args: argparse.Namespace, factory: AppFactory) -> int:
+    """The seat's program (its command line: :mod:`mqtui.cli.seatapp`): join, play, end."""
     if args.fd is not None:
         from mqtui.net.remote import quiet_terminal
 
         quiet_terminal()  # first: no byte typed while the app starts may stop or kill it
         take_terminal()  # started by the SSH server in a fresh pseudo-terminal
-    return asyncio.run(_main(args, choose(args.app)))
+    return asyncio.run(_main(args, factory))

@@ -14,7 +14,7 @@ import socket
 from textual.app import App
 
 from mqtui.net import lobbyproto as lp
-from mqtui.net.client import AppChoice, AppFactory
+from mqtui.net.client import AppFactory
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.remote import lock_down
 
@@ -65,16 +65,11 @@ async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
     return code
 
 
-def main(argv: list[str] | None, choose: AppChoice) -> int:
-    """The lobby's program; ``choose`` gives the game's app for ``--app`` (see :mod:`mqtui.cli.seatapp`)."""
+def run(args: argparse.Namespace, factory: AppFactory) -> int:
+    """The lobby's program (its command line: :mod:`mqtui.cli.lobbyapp`); ``factory``: the game's app."""
     from mqtui.net.client import take_terminal
     from mqtui.net.remote import quiet_terminal
 
-    p = argparse.ArgumentParser(prog="python -m mqtui.cli.lobbyapp", description=__doc__)
-    p.add_argument("--fd", type=int, required=True, help="a connected socket to the host's lobby")
-    p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
-    p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a message up")
-    args = p.parse_args(argv)
     quiet_terminal()  # first: no byte typed while the app starts may stop or kill it
     take_terminal()
-    return asyncio.run(_main(args, choose(args.app)))
+    return asyncio.run(_main(args, factory))
