@@ -20,6 +20,7 @@ from mqtui.engine.actions import Action, Event
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER, STAGE_SETUP, State
 from mqtui.engine.view import view_for
+from mqtui.saves.check import LogStops, play_log
 from mqtui.store import LogLine, Seat, Snapshot
 
 EVERY = 16  # actions between two kept states
@@ -64,28 +65,23 @@ class Timeline:
         packs: Sequence[str] = (),
     ) -> Timeline:
         """Replay ``actions`` from ``start`` (None: a new game from ``seed``); raises TimelineError."""
-        if start is None:
-            try:
-                s, first = engine.new_game([(p.name, p.colour) for p in seats], seed)
-            except ValueError as exc:
-                raise TimelineError(f"cannot start the game again: {exc}") from None
-        else:
-            s, first = copy_state(start), []
         t = cls(engine, tuple(seats), list(actions), tuple(packs))
-        t._events.append(list(first))
-        t._mark(s)
-        t._checkpoints.append(copy_state(s))
-        for i, action in enumerate(t.actions):
-            try:
-                events = engine.apply(s, action)
-            except Exception as exc:
-                raise TimelineError(
-                    f"the log does not replay at action {i + 1} ({action!r}): {exc}"
-                ) from None
-            t._events.append(events)
+
+        def keep(i: int, action: Action | None, events: list[Event], s: State) -> None:
+            t._events.append(list(events))
             t._mark(s)
-            if (i + 1) % EVERY == 0:
+            if (i + 1) % EVERY == 0:  # the first state too (i = -1)
                 t._checkpoints.append(copy_state(s))
+
+        names = [(p.name, p.colour) for p in seats]
+        try:
+            s = play_log(engine, names, seed, start, t.actions, keep)
+        except LogStops as stop:
+            if stop.action is None:
+                raise TimelineError(f"cannot start the game again: {stop.cause}") from None
+            raise TimelineError(
+                f"the log does not replay at action {stop.index + 1} ({stop.action!r}): {stop.cause}"
+            ) from None
         t._cache = (len(t.actions), s)
         return t
 

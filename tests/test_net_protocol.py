@@ -175,13 +175,20 @@ async def test_out_of_turn_stale_and_other_seat_actions_are_refused(engine: Engi
     writer0.write(encode(Act(id=2, action=Action(0, "done"), expect_n=n - 1)))
     result = await _next_result(reader0)
     assert not result.ok and "stale" in result.reason
-    writer0.write(encode(Act(id=3, action=Action(0, "nonsense", 99), expect_n=n)))
+    writer0.write(encode(Act(id=3, action=Action(0, "move", 99), expect_n=n)))
     result = await _next_result(reader0)
     assert not result.ok
     assert table.a.state.n == n  # nothing changed
     writer0.write(encode(Act(id=4, action=Action(0, "done"), expect_n=n)))
     result = await _next_result(reader0)
     assert result.ok and table.a.state.n == n + 1
+    # an action kind that does not exist is not even a message: the connection is cut off
+    writer0.write(encode(Act(id=5, action=Action(0, "nonsense", 99), expect_n=n + 1)))  # type: ignore[arg-type]
+    msgs = []
+    while (body := await asyncio.wait_for(read_frame(reader0, 1 << 24), 5.0)) is not None:
+        msgs.append(decode_server(body))
+    assert isinstance(msgs[-1], Bye) and "protocol error" in msgs[-1].reason and "nonsense" in msgs[-1].reason
+    assert table.a.state.n == n + 1
     writer.close()
     writer0.close()
     await s1.close()

@@ -17,9 +17,11 @@ from waiting import bots_settled, wait_until
 
 import mqtui.saves.autosave as autosave_module
 from mqtui import saves
-from mqtui.engine.actions import Action, IllegalAction
+from mqtui.engine.actions import Action, Event, IllegalAction
+from mqtui.engine.cards import CardTable
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.handlers import HANDLERS
 from mqtui.engine.state import HIDDEN, State
 from mqtui.engine.view import view_for
 from mqtui.store import GameStore, LocalStore, LogLine, Seat, Snapshot, install_signal_handlers
@@ -233,12 +235,12 @@ def test_an_engine_failure_leaves_the_game_as_it_was(monkeypatch: pytest.MonkeyP
     before = store.state
     copy = saves.decode(store.to_bytes()).state
 
-    def broken(self: Engine, s: State, a: Action, ev: list[object]) -> None:
+    def broken(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
         s.heroes[0].gold = 0
         s.heroes[0].hand.clear()
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr(Engine, "_do_equip", broken, raising=False)
+    monkeypatch.setitem(HANDLERS, "equip", broken)
     with pytest.raises(RuntimeError):
         store.apply(next(a for a in moves if a.kind == "equip"))
     assert store.state == copy and store.state is not before
@@ -387,16 +389,16 @@ def test_a_signal_in_the_middle_of_an_action_saves_the_last_whole_game(
     store.autosave_to(path)
     equip = next(a for a in moves if a.kind == "equip")
     whole = copy_state(store.state)
-    real = Engine._do_equip
+    real = HANDLERS["equip"]
 
     on_disk: list[State] = []
 
-    def interrupted(self: Engine, s: State, a: Action, ev: list[object]) -> None:
-        real(self, s, a, ev)  # type: ignore[arg-type]
+    def interrupted(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
+        real(t, s, a, ev)
         store.save_now()  # what the SIGHUP handler does, arriving right here
         on_disk.append(saves.read(path).state)
 
-    monkeypatch.setattr(Engine, "_do_equip", interrupted)
+    monkeypatch.setitem(HANDLERS, "equip", interrupted)
     try:
         store.apply(equip)
         assert on_disk == [whole]  # not the half-applied action

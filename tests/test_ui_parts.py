@@ -8,7 +8,7 @@ import random
 import pytest
 from ui_helpers import add_monster, add_room, make_app, settle, store_for
 
-from mqtui.engine.actions import SPECS
+from mqtui.engine.actions import EVENT_KINDS, SPECS
 from mqtui.ui import themes
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.describe import LOG_STYLES, action_label, card_kind, card_text, hero_letters, log_style, prompt
@@ -44,13 +44,27 @@ def test_colour_blind_theme_uses_distinct_player_colours() -> None:
 @pytest.mark.parametrize(
     ("data", "error"),
     [
-        ({"theme": {"primary": "#fff"}}, "needs a name"),
-        ({"theme": {"name": "x"}}, "primary"),
-        ({"theme": {"name": "x", "primary": "nope"}}, "not a colour"),
-        ({"theme": {"name": "x", "primary": "#fff", "sparkle": 1}}, "unknown theme key"),
-        ({"theme": {"name": "x", "primary": "#fff"}, "variables": {"mq-red": "bad"}}, "not a colour"),
-        ({"theme": {"name": "x", "primary": "#fff", "dark": "yes"}}, "true or false"),
-        ({"theme": {"name": "x", "primary": "#fff"}, "extra": {}}, "unknown table"),
+        ({"theme": {"primary": "#fff"}}, r"bad.toml: theme\.name: missing required field"),
+        ({"theme": {"name": " ", "primary": "#fff"}}, r"theme\.name: must not be empty"),
+        ({"theme": {"name": "x"}}, r"theme\.primary: missing required field"),
+        ({"theme": {"name": "x", "primary": "nope"}}, r"theme\.primary = 'nope' is not a colour"),
+        (
+            {"theme": {"name": "x", "primary": "#fff", "sparkle": 1}},
+            r"theme\.sparkle: unknown field \(known:",
+        ),
+        (
+            {"theme": {"name": "x", "primary": "#fff"}, "variables": {"mq-red": "bad"}},
+            "mq-red = 'bad' is not a colour",
+        ),
+        ({"theme": {"name": "x", "primary": "#fff", "dark": "yes"}}, r"theme\.dark: expected bool, got str"),
+        (
+            {"theme": {"name": "x", "primary": "#fff", "text_alpha": 2}},
+            r"theme\.text_alpha: expected float <= 1",
+        ),
+        (
+            {"theme": {"name": "x", "primary": "#fff"}, "extra": {}},
+            r"extra: unknown field \(known: theme, variables\)",
+        ),
     ],
 )
 def test_bad_theme_files_are_refused_with_a_reason(data, error) -> None:
@@ -139,6 +153,11 @@ def test_every_legal_action_in_random_games_has_words() -> None:
     assert seen <= set(SPECS)
     assert len(kinds) >= 15, kinds
     assert kinds <= set(LOG_STYLES), kinds - set(LOG_STYLES)  # every kind met has its own symbol
+
+
+def test_every_event_kind_has_a_log_symbol() -> None:
+    """The engine's kinds and those the hosts add (undo, save, away, bot, timeout): each has its entry."""
+    assert set(LOG_STYLES) == set(EVENT_KINDS)
 
 
 def test_log_symbols_come_from_the_event_kind_not_the_words() -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mqtui.bots import Bot
-from mqtui.engine.actions import Action, Event, IllegalAction
+from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
@@ -564,7 +564,7 @@ class Authority:
         self._kick.set()
         self._save_soon()
 
-    def _event(self, kind: str, text: str, seat: int = -1, private: str = "") -> None:
+    def _event(self, kind: EventKind, text: str, seat: int = -1, private: str = "") -> None:
         self.log.append(Event(kind, text, seat, private))
         self._say(text)
         for c in self.conns:

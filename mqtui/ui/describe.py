@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from rich.text import Text
 
-from mqtui.engine.actions import Action
+from mqtui.engine.actions import Action, EventKind, terms_words
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import RoomDef
 from mqtui.engine.heroes import HAND_LIMIT, power_total
@@ -142,12 +143,7 @@ def card_kind(cards: CardTable, uid: int) -> str:
 def card_text(cards: CardTable, uid: int) -> str:
     if uid == HIDDEN:
         return "You cannot see this card."
-    deck = cards.deck_of[uid]
-    if deck == DXM:
-        return cards.dxm[uid].text
-    if deck == TREASURE:
-        return cards.treasure[uid].text
-    return cards.monster[uid].text
+    return cards.card(uid).text
 
 
 # -- heroes and monsters ----------------------------------------------------------------------------
@@ -188,13 +184,9 @@ SEARCH_STATES = ("not searched", "Ransacked (−2 to search)", "Looted out (cann
 
 
 def _terms(value: int, gold: int) -> str:
-    n, first = value % 10, value >= 10
-    parts = []
-    if n:
-        parts.append(f"{n} Treasure{'s' if n > 1 else ''}" + (", first pick" if first else ""))
-    if gold:
-        parts.append(f"{gold} gold now")
-    return ", ".join(parts) or "nothing but glory"
+    return terms_words(
+        value % 10, value >= 10, gold, first_words=", first pick", join=", ", nothing="nothing but glory"
+    )
 
 
 def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool = False) -> str:
@@ -429,7 +421,7 @@ def prompt(snap: Snapshot, seats: Sequence[Seat]) -> str:
 # A log entry's symbol and style come from its event's kind (the engine's, or one a host adds: see
 # ``mqtui.engine.actions.Event``); the words say the rest. The style names the log's component class
 # (``log--STYLE``, see ``widgets/log.py``); "" is plain text. The symbol never relies on colour.
-LOG_STYLES: dict[str, tuple[str, str]] = {
+LOG_STYLES: dict[EventKind, tuple[str, str]] = {
     "start": ("»", "turn"),
     "setup": ("☺", ""),
     "phase": ("»", ""),
@@ -483,7 +475,7 @@ UNKNOWN_KIND = ("·", "")  # a kind this UI does not know (a newer server): plai
 
 def log_style(kind: str) -> tuple[str, str]:
     """(symbol, style) of a log entry of this event kind."""
-    return LOG_STYLES.get(kind, UNKNOWN_KIND)
+    return LOG_STYLES.get(cast("EventKind", kind), UNKNOWN_KIND)
 
 
 def last_result(log: Sequence[LogLine]) -> str:
