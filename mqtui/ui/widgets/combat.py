@@ -17,7 +17,7 @@ from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_t
 from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
-from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
+from mqtui.ui.describe import last_result, room_name, seat_name, window_order
 
 
 def fit_terms(terms: list[tuple[str, int]], rows: int | None) -> list[tuple[str, int]]:
@@ -246,10 +246,3 @@ class CombatPane(Static):
 
 
 _TERMS = re.compile(r"\([^()]* = (-?\d+)\)")  # a side's terms and sum in a result line: "(10 +2 Hat = 12)"
-
-
-def last_result(log: tuple[LogLine, ...]) -> str:
-    for line in reversed(log):
-        if log_kind(line.text)[0] == "result":
-            return line.text
-    return ""
