@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from ui_helpers import local_app, settle, store_for
+from ui_helpers import local_app, press, settle, shows_latest, store_for, until
 
 from mqtui.bots import make_bot
 from mqtui.engine.state import STAGE_TURN
@@ -41,28 +41,26 @@ async def count_keys_off_turn(
     app = local_app(store, pass_countdown=wait)
     counts = {"passes": 0, "choices": 0, "fights": 0}
     async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
         for _ in range(5000):
-            await settle(pilot, app)
+            # each step waits for its own effect: no idle waits, no forced redraw (none is checked here)
+            await until(pilot, lambda: shows_latest(app) or isinstance(app.screen, GameOverScreen), "a step")
             if store.state.stage == "over" or isinstance(app.screen, GameOverScreen):
                 break
             screen = game_screen(app)
             snap = screen.snapshot
             s = store.state
-            if store.engine.deciding(s) != 0 or snap is None or not snap.legal or snap.n != s.n:
-                continue
-            if getattr(screen, "passing_by_itself", lambda: False)():
-                n = s.n
-                for _ in range(2000):  # the app passes by itself: wait for it
-                    await pilot.pause()
-                    if store.state.n != n:
-                        break
+            n = s.n
+            assert store.engine.deciding(s) == 0 and snap is not None and snap.legal and snap.n == n
+            if screen.passing_by_itself():  # the app passes by itself: wait for it
+                await until(pilot, lambda: store.state.n != n, "the pass without a key")  # noqa: B023
                 continue
             legal = list(store.engine.legal(s, 0))
             action = script.choose(store.engine, view_for(s, 0), 0, legal).action
             off_turn = s.stage == STAGE_TURN and s.active != 0
             if action.kind == "pass":
                 counts["passes"] += off_turn
-                await pilot.press("space")
+                await press(pilot, "space", lambda: store.state.n != n, "space to pass")  # noqa: B023
             else:
                 counts["choices"] += off_turn
                 await screen.perform(action)
@@ -84,6 +82,7 @@ async def test_a_game_against_the_computer_needs_no_key_to_let_play_go_on(monkey
     from mqtui.ui.flow import PassCountdown
 
     monkeypatch.setattr(PassCountdown, "TICK", 0.01)
+    monkeypatch.setattr("textual.screen.UPDATE_PERIOD", 1.0)  # frames: nothing here reads the drawing
     counts = await count_keys_off_turn(seed=5)
     print("keys off turn:", counts)
     assert counts["fights"] > 3
