@@ -21,6 +21,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from engine_helpers import engine as base_engine
+
+from mqtui.engine.game import Engine
 
 
 @pytest.fixture(autouse=True)
@@ -40,3 +43,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def data(tmp_path: Path) -> Path:
     """The test's data folder (``$MQTUI_DATA``), for tests that look into it."""
     return tmp_path / "data"
+
+
+@pytest.fixture(scope="session")
+def engine() -> Engine:
+    """The engine on the base content, built once per worker (games never change it; each test's
+    state is its own)."""
+    return base_engine()

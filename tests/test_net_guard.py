@@ -29,7 +29,6 @@ from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import to_text
-from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
@@ -42,11 +41,6 @@ from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
 needs_ssh = pytest.mark.skipif(
     shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
 )
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 @dataclass

@@ -30,7 +30,6 @@ from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import to_text
-from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.engine.state import HIDDEN
 from mqtui.engine.view import view_for
@@ -192,11 +191,6 @@ def _write_key(path: Path) -> asyncssh.SSHKey:
     path.write_bytes(key.export_private_key())
     path.chmod(0o600)
     return key
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 async def _start(
