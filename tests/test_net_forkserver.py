@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import signal
 import socket
 from pathlib import Path
 
 import pytest
+from ssh_helpers import needs_ssh
 from test_net_ssh import SSH_OPTS, Term, _until
 
 from mqtui.engine.content import load_content
@@ -92,7 +92,7 @@ async def test_a_forked_app_that_hangs_is_ended_by_a_signal(forks: ForkServer) -
         os.close(child.master)
 
 
-@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)")
+@needs_ssh
 @pytest.mark.slow
 async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -14,7 +14,6 @@ import fcntl
 import os
 import pty
 import re
-import shutil
 import signal
 import struct
 import subprocess
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from ssh_helpers import needs_ssh
 from waiting import wait_until as _until
 
 from mqtui import saves
@@ -40,7 +40,7 @@ from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
 
 pytestmark = [
-    pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"),
+    needs_ssh,
     pytest.mark.slow,  # real ssh processes and servers: seconds each
 ]
 
