@@ -4,7 +4,8 @@ and waiting until the app and the computer players are idle."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 
 from textual import events
 from textual.keys import key_to_character
@@ -193,6 +194,15 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
     await until(pilot, lambda: shows_latest(app), "the screen to show the store's latest state")
     await drain(pilot)
     app.screen._on_timer_update()  # the redraw Pilot.pause ends with
+
+
+@contextlib.asynccontextmanager
+async def running(app: MQApp, size: tuple[int, int] = (80, 24)) -> AsyncIterator[Pilot[object]]:
+    """``app.run_test(size=size)``, settled: a game on screen shows the store's latest state (or the
+    title screen is idle)."""
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        yield pilot
 
 
 async def past_hand_off(pilot: Pilot[object], app: MQApp) -> None:
