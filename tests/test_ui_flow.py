@@ -73,7 +73,7 @@ async def count_keys_off_turn(
     return counts
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=13)
 async def test_a_game_against_the_computer_needs_no_key_to_let_play_go_on(monkeypatch) -> None:
     """Default settings (the countdown at 3 steps), with the countdown's step made short for the test.
     Before the countdown and the auto-pass: 72 passes in 29 computer fights (seed 5)."""

@@ -10,7 +10,7 @@ from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.screens.title import TitleScreen
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=6)
 async def test_whole_game_between_computer_players(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("textual.screen.UPDATE_PERIOD", 1.0)  # frames: drawn when checked (settle)
     store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=3, setup_done=False)

@@ -80,7 +80,7 @@ async def play_hot_seat_game(size: tuple[int, int], seed: int) -> tuple[int, int
     return handoffs, steps
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=16)
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_hot_seat_game_never_shows_another_seats_cards(size: tuple[int, int], monkeypatch) -> None:
     # frames at most once a second while the script plays; every hand-off draws the screen (settle)
