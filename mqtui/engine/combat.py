@@ -19,7 +19,18 @@ from mqtui.engine.heroes import (
     set_level,
     usable,
 )
-from mqtui.engine.state import FLEE, REWARD, STAGE_OVER, WINDOW, Combat, Frame, Hero, Monster, State, cell_key
+from mqtui.engine.state import (
+    FLEE,
+    REWARD,
+    STAGE_OVER,
+    WINDOW,
+    Combat,
+    Frame,
+    Hero,
+    Monster,
+    State,
+    cell_key,
+)
 
 BOSS_LEVEL = 20
 ESCAPE_ON = 5

@@ -8,7 +8,11 @@ spectator, who sees only public information.
 
 from __future__ import annotations
 
-from mqtui.engine.state import HIDDEN, REWARD, State
+from mqtui.engine.state import (
+    HIDDEN,
+    REWARD,
+    State,
+)
 
 
 def view_for(s: State, seat: int) -> State:

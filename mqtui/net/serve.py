@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import signal
 import socket
 import sys
 from pathlib import Path
@@ -17,9 +15,11 @@ from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.client import AppFactory
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
 from mqtui.net.options import ServeOptions as ServeOptions
+from mqtui.net.options import host_log, stop_on_signals
 from mqtui.net.table import parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
@@ -97,13 +97,16 @@ def banner(
         lines.append(f"Keys file: {keys.path} ({n} key{'s' if n != 1 else ''}; 'SEAT KEYTYPE KEY' lines)")
         lines.extend(f"  {e}" for e in keys.errors)
     if sock:
-        lines.append(f"Protocol clients: python -m mqtui.net.client --socket {sock} --code CODE")
+        lines.append(f"Protocol clients: python -m mqtui.cli.seatapp --socket {sock} --code CODE")
     lines.append(f"Resume later with: mqtui serve --load {save_path}")
     lines.append("Ctrl+C stops the server; the game is saved.")
     return "\n".join(lines)
 
 
-async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
+async def serve(
+    opts: ServeOptions, ready: asyncio.Future[Any] | None = None, app: AppFactory | None = None
+) -> int:
+    """Host the game(s) of ``opts``; ``app``: the app of the host's own seat (``--local-seat``)."""
     if why := opts.limits.check():
         raise ServeError(why)
     if opts.new is None and opts.load is None:
@@ -122,12 +125,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
     if opts.local_seat is not None:
         log_file = open_private_append(save_path.with_suffix(".log"))  # 0600: it shows join codes
         out = log_file
-    handler = logging.StreamHandler(out)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-    logger = logging.getLogger("mqtui.net")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    unlog = host_log(out)
 
     from mqtui.net.sshserver import SSHHost
 
@@ -138,11 +136,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
         app=opts.app,
         limits=opts.limits,
     )
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+    stop = stop_on_signals()
     port = 0
     started = False
     try:
@@ -171,7 +165,9 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
         if ready is not None and not ready.done():
             ready.set_result(authority)
         if opts.local_seat is not None:
-            await _local_seat(authority, opts.local_seat, opts.app, stop)
+            if app is None:
+                raise ServeError("a local seat needs an app to play it in")
+            await _local_seat(authority, opts.local_seat, app, stop)
         else:
             await stop.wait()
     finally:
@@ -183,13 +179,13 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
         await host.close()
         if started:
             print(f"mqtui serve: saved to {save_path}", flush=True)
-        logger.removeHandler(handler)
+        unlog()
         if log_file is not None:
             log_file.close()
     return 0
 
 
-async def _local_seat(authority: Authority, seat: int, app: str, stop: asyncio.Event) -> None:
+async def _local_seat(authority: Authority, seat: int, app: AppFactory, stop: asyncio.Event) -> None:
     """The host plays ``seat`` in this terminal, through the same protocol as everyone else."""
     from mqtui.net.client import run_app
     from mqtui.net.netstore import NetStore

@@ -15,9 +15,9 @@ from textual.widgets import Static
 from mqtui.engine.cards import CardTable
 from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_terms
 from mqtui.engine.state import INVITE, WINDOW, Combat, State
-from mqtui.store import Seat, Snapshot
+from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
-from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
+from mqtui.ui.describe import last_result, room_name, seat_name, window_order
 
 
 def fit_terms(terms: list[tuple[str, int]], rows: int | None) -> list[tuple[str, int]]:
@@ -114,7 +114,7 @@ class CombatPane(Static):
         self.seats = seats
         self._key: object = None
         self._shown: RenderableType = ""
-        self._log: tuple[str, ...] = ()
+        self._log: tuple[LogLine, ...] = ()
         self._result = ""
         self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
         self._fitted: tuple[int, int] = (0, 0)  # the content size the shown text was fitted to
@@ -138,7 +138,7 @@ class CombatPane(Static):
             self._key = None  # fit the text again to the new size
             self.watch_snapshot(self.snapshot)
 
-    def _last_result(self, log: tuple[str, ...]) -> str:
+    def _last_result(self, log: tuple[LogLine, ...]) -> str:
         """The last fight's result line, looking only at the lines added since the last call."""
         old = self._log
         if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
@@ -246,10 +246,3 @@ class CombatPane(Static):
 
 
 _TERMS = re.compile(r"\([^()]* = (-?\d+)\)")  # a side's terms and sum in a result line: "(10 +2 Hat = 12)"
-
-
-def last_result(log: tuple[str, ...]) -> str:
-    for line in reversed(log):
-        if log_kind(line)[0] == "result":
-            return line
-    return ""

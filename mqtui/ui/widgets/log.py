@@ -1,4 +1,4 @@
-"""The game log: every event the viewer may read, newest at the bottom, a symbol and colour by kind."""
+"""The game log: every event the viewer may read, newest at the bottom, a symbol and colour by its kind."""
 
 from __future__ import annotations
 
@@ -8,25 +8,10 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widgets import RichLog
 
-from mqtui.store import Snapshot
-from mqtui.ui.describe import log_kind
+from mqtui.store import LogLine, Snapshot
+from mqtui.ui.describe import LOG_STYLES, log_style
 
-KIND_CLASSES = (
-    "win",
-    "turn",
-    "result",
-    "combat",
-    "dice",
-    "death",
-    "level",
-    "badstuff",
-    "escape",
-    "interfere",
-    "monster",
-    "draw",
-    "bot",
-    "gold",
-)
+KIND_CLASSES = frozenset(style for _, style in LOG_STYLES.values() if style)  # each has a rule below
 
 
 class GameLog(RichLog):
@@ -55,7 +40,7 @@ class GameLog(RichLog):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000, min_width=20)
-        self._shown: tuple[str, ...] = ()
+        self._shown: tuple[LogLine, ...] = ()
         self._wrapped_at = 0
         self._ends: list[int] | None = []  # where each shown entry's wrapped lines end (None: unknown)
         self._unwritten = False
@@ -89,13 +74,13 @@ class GameLog(RichLog):
         for line in new:
             self._write(line)
 
-    def _write(self, line: str) -> None:
+    def _write(self, line: LogLine) -> None:
         self.write(self.line_text(line))
         if self._ends is not None:  # unknown once RichLog drops old lines (max_lines)
             trimmed = int(getattr(self, "_start_line", 1))
             self._ends = None if trimmed else [*self._ends, len(self.lines)]
 
-    def _rewrite(self, log: tuple[str, ...]) -> None:
+    def _rewrite(self, log: tuple[LogLine, ...]) -> None:
         self.clear()
         self._ends = []
         for line in log:
@@ -126,7 +111,7 @@ class GameLog(RichLog):
             self._rewrite(self._shown)
         self._wrapped_at = width
 
-    def line_text(self, line: str) -> Text:
-        kind, symbol = log_kind(line)
-        style = self.get_component_rich_style(f"log--{kind}") if kind in KIND_CLASSES else None
-        return Text.assemble((f"{symbol} ", style or ""), (line, style or ""))
+    def line_text(self, line: LogLine) -> Text:
+        symbol, name = log_style(line.kind)
+        style = self.get_component_rich_style(f"log--{name}") if name else None
+        return Text.assemble((f"{symbol} ", style or ""), (line.text, style or ""))
