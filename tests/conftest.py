@@ -11,8 +11,9 @@ is always under ``tmp_path`` (per test, so per worker), never a fixed path.
 
 The ``slow`` marker is on every test that takes seconds (whole games, fuzzing, subprocesses, SSH;
 measured with ``pytest --durations=40``); ``-m "not slow"`` leaves them out. In a parallel run
-(``./test``: ``-n auto --dist loadgroup``) they start first, so that the long ones spread over the
-workers instead of ending the run on one of them. Tests that share an expensive module fixture keep
+(``./test``: ``-n auto --dist loadgroup``) they start first, the heaviest (``slow(seconds=N)``, N the
+CPU seconds it took) before the others, so that the long ones spread over the workers instead of
+ending the run on one of them. Tests that share an expensive module fixture keep
 together on one worker with ``pytest.mark.xdist_group("name")``.
 """
 
@@ -21,6 +22,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from engine_helpers import engine as base_engine
+
+from mqtui.engine.game import Engine
 
 
 @pytest.fixture(autouse=True)
@@ -31,12 +35,25 @@ def _own_data_and_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
+def _weight(item: pytest.Item) -> float:
+    """How long a test takes, for the order: ``slow(seconds=N)`` (CPU seconds measured), ``slow`` 1."""
+    slow = item.get_closest_marker("slow")
+    return 0.0 if slow is None else float(slow.kwargs.get("seconds", 1.0))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts the same way
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # (stable: slow first)
+        items.sort(key=lambda item: -_weight(item))  # (stable: the heaviest first, then the other slow)
 
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     """The test's data folder (``$MQTUI_DATA``), for tests that look into it."""
     return tmp_path / "data"
+
+
+@pytest.fixture(scope="session")
+def engine() -> Engine:
+    """The engine on the base content, built once per worker (games never change it; each test's
+    state is its own)."""
+    return base_engine()

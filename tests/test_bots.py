@@ -6,10 +6,10 @@ Positions come from real games: random bots play a game, and every few decisions
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import msgspec
 import pytest
+from bot_helpers import hidden_variants, legal_choices_everywhere, new_game, positions
 
 from mqtui.bots import BOT_KINDS, Choice, make_bot
 from mqtui.bots.easy import EasyBot
@@ -18,8 +18,6 @@ from mqtui.bots.hard import HardBot
 from mqtui.bots.knowledge import HAND_ODDS, card_sort, sample_state, unseen_cards, visible_cards
 from mqtui.bots.normal import Ctx, NormalBot, Params, build, decide, distance_home, quick_plays
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
-from mqtui.engine.content import load_content
-from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import (
     ACT,
@@ -28,41 +26,12 @@ from mqtui.engine.state import (
     INVITE,
     LOSE_ITEM,
     REWARD,
-    STAGE_OVER,
     WINDOW,
     Frame,
     State,
 )
 from mqtui.engine.view import view_for
 from mqtui.sim import play_game
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
-
-
-def new_game(engine: Engine, seed: int, players: int = 4) -> State:
-    names = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
-    s, _ = engine.new_game([(names[i], COLOURS[i]) for i in range(players)], seed)
-    return s
-
-
-def positions(engine: Engine, seeds: range, every: int, drivers: str = "random") -> Iterator[State]:
-    """States met while ``drivers`` bots play whole games, one in ``every`` decisions."""
-    for seed in seeds:
-        players = 2 + seed % 3
-        s = new_game(engine, seed, players)
-        bots = [make_bot(drivers, seed * 10 + i) for i in range(players)]
-        rnd = random.Random(seed)
-        step = 0
-        while s.stage != STAGE_OVER and s.round <= 60:
-            seat = engine.deciding(s)
-            if step % every == rnd.randrange(every):
-                yield copy_state(s)
-            view = view_for(s, seat) if bots[seat].needs_view else None
-            engine.apply(s, bots[seat].choose(engine, view, seat, list(engine.legal(s, seat))).action)
-            step += 1
 
 
 def quick_hard(seed: int) -> HardBot:
@@ -82,16 +51,8 @@ def ask(engine: Engine, bot: object, s: State) -> Choice:
 
 @pytest.mark.slow
 def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine: Engine) -> None:
-    asked = 0
-    for drivers, seeds in (("random", range(1, 9)), ("normal", range(20, 26))):
-        for s in positions(engine, seeds, every=3, drivers=drivers):
-            seat = engine.deciding(s)
-            legal = engine.legal(s, seat)
-            choice = NormalBot(asked).choose(engine, view_for(s, seat), seat, list(legal))
-            assert choice.action in legal, f"{choice.action} is not legal"
-            assert isinstance(choice.why, str) and "\n" not in choice.why
-            asked += 1
-    assert asked >= 2000
+    games = (("random", range(1, 9)), ("normal", range(20, 26)))
+    assert legal_choices_everywhere(engine, NormalBot, games) >= 2000
 
 
 @pytest.mark.slow
@@ -129,40 +90,12 @@ def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
             assert first == again
 
 
-def hide_differently(engine: Engine, s: State, seat: int, rnd: random.Random) -> State:
-    """The same position with everything ``seat`` cannot see dealt differently: other hands and the
-    draw piles reshuffled among themselves (sizes kept), and a different generator."""
-    t = engine.cards
-    out = copy_state(s)
-    others = [h for h in out.heroes if h.seat != seat]
-    slots = [(h.seat, i) for h in others for i in range(len(h.hand))]
-    pool = [u for h in others for u in h.hand] + out.dxm + out.treasure
-    rnd.shuffle(pool)
-    dxm = [u for u in pool if t.deck_of[u] == DXM]
-    treasure = [u for u in pool if t.deck_of[u] == TREASURE]
-    out.dxm, out.treasure = dxm[: len(s.dxm)], treasure[: len(s.treasure)]
-    rest = dxm[len(s.dxm) :] + treasure[len(s.treasure) :]
-    rnd.shuffle(rest)
-    for (who, i), uid in zip(slots, rest, strict=True):
-        out.heroes[who].hand[i] = uid
-    rnd.shuffle(out.monster_deck)
-    rnd.shuffle(out.tiles)
-    rnd.shuffle(out.bag)
-    out.rng = rnd.getrandbits(64)
-    return out
-
-
 @pytest.mark.slow
 def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
     rnd = random.Random(3)
     checked = 0
-    for s in positions(engine, range(60, 66), every=6, drivers="normal"):
-        if any(f.kind == REWARD for f in s.frames):
-            continue  # the cards being shared out are seen by two seats
-        seat = engine.deciding(s)
-        other = hide_differently(engine, s, seat, rnd)
+    for s, seat, other in hidden_variants(engine, range(60, 66), every=6, rnd=rnd):
         view, other_view = view_for(s, seat), view_for(other, seat)
-        assert msgspec.msgpack.encode(view) == msgspec.msgpack.encode(other_view)
         legal = list(engine.legal(s, seat))
         other_legal = list(engine.legal(other, seat))
         assert NormalBot(1).choose(engine, view, seat, legal) == NormalBot(1).choose(

@@ -5,11 +5,10 @@ fair terms, and still beats random play."""
 from __future__ import annotations
 
 import pytest
-from test_bots import positions
+from bot_helpers import legal_choices_everywhere, positions
 
 from mqtui.bots import make_bot
 from mqtui.bots.easy import EasyBot, fair_terms
-from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import WINDOW, State
@@ -17,23 +16,10 @@ from mqtui.engine.view import view_for
 from mqtui.sim import play_game
 
 
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
-
-
 @pytest.mark.slow
 def test_easy_bot_chooses_only_legal_actions(engine: Engine) -> None:
-    asked = 0
-    for drivers, seeds in (("random", range(1, 5)), ("easy", range(20, 24))):
-        for s in positions(engine, seeds, every=3, drivers=drivers):
-            seat = engine.deciding(s)
-            legal = engine.legal(s, seat)
-            choice = EasyBot(asked).choose(engine, view_for(s, seat), seat, list(legal))
-            assert choice.action in legal, f"{choice.action} is not legal"
-            assert "\n" not in choice.why
-            asked += 1
-    assert asked >= 800
+    games = (("random", range(1, 5)), ("easy", range(20, 24)))
+    assert legal_choices_everywhere(engine, EasyBot, games) >= 800
 
 
 def _others_fights(engine: Engine) -> list[State]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import signal
 import socket
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from ssh_helpers import needs_ssh
 from test_net_ssh import SSH_OPTS, Term, _until
 
 from mqtui.engine.content import load_content
@@ -91,11 +91,6 @@ async def test_a_forked_app_that_hangs_is_ended_by_a_signal(forks: ForkServer) -
     finally:
         ours.close()
         os.close(child.master)
-
-
-needs_ssh = pytest.mark.skipif(
-    shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
-)
 
 
 @pytest.fixture

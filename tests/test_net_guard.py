@@ -13,7 +13,6 @@ import contextlib
 import os
 import random
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -24,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from ssh_helpers import needs_ssh
 from test_net_ssh import SSH_OPTS, Term, serve_process, ssh_term
 from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import to_text
-from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
@@ -38,15 +37,6 @@ from mqtui.net.limits import PLAYER, SPECTATOR, Gate, Limits, Ticket
 from mqtui.net.sessionguard import SessionGuard, process_state
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
-
-needs_ssh = pytest.mark.skipif(
-    shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
-)
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 @dataclass
@@ -406,10 +396,6 @@ async def test_an_empty_term_gets_a_safe_default(make_host: Callable[..., object
 async def test_a_remote_palette_has_only_game_commands(
     make_host: Callable[..., object], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    try:
-        import mqtui.ui.app  # noqa: F401
-    except ImportError:
-        pytest.skip("the full app is not there")
     monkeypatch.setenv("MQTUI_NET_APP", "auto")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # where a screenshot would land
     host: Host = await make_host(app="auto")  # type: ignore[misc]

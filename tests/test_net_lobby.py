@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from ssh_helpers import needs_ssh
 from test_net_ssh import ANSI, SSH_OPTS, Term, _until, _write_key
 
 from mqtui.engine.actions import to_text
@@ -34,10 +34,6 @@ from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobby import LobbyHost, Visit, seats_for
 from mqtui.net.table import TableConfig, safe_choice
 from mqtui.net.tables import Tables
-
-needs_ssh = pytest.mark.skipif(
-    shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
-)
 
 
 @dataclass

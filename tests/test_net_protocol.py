@@ -13,7 +13,6 @@ from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import Action, IllegalAction
-from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.engine.state import HIDDEN
 from mqtui.net import persist
@@ -40,11 +39,6 @@ from mqtui.net.protocol import (
 from mqtui.net.ptyrelay import child_env
 from mqtui.net.table import TableConfig, parse_new_spec, played_words, safe_choice
 from mqtui.store import LogLine
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 class Table:

@@ -14,7 +14,6 @@ import fcntl
 import os
 import pty
 import re
-import shutil
 import signal
 import struct
 import subprocess
@@ -26,11 +25,11 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from ssh_helpers import needs_ssh
 from waiting import wait_until as _until
 
 from mqtui import saves
 from mqtui.engine.actions import to_text
-from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.engine.state import HIDDEN
 from mqtui.engine.view import view_for
@@ -41,7 +40,7 @@ from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
 
 pytestmark = [
-    pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"),
+    needs_ssh,
     pytest.mark.slow,  # real ssh processes and servers: seconds each
 ]
 
@@ -192,11 +191,6 @@ def _write_key(path: Path) -> asyncssh.SSHKey:
     path.write_bytes(key.export_private_key())
     path.chmod(0o600)
     return key
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 async def _start(

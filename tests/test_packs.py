@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList
-from ui_helpers import make_app, settle
+from ui_helpers import make_app, running, settle
 
 from mqtui import packs, paths
 from mqtui.cli import main
@@ -191,8 +191,7 @@ async def test_new_game_screen_lists_the_packs_and_the_game_uses_the_ticked_one(
 async def test_title_card_browser_shows_pack_cards_and_leaves_a_broken_pack_out(data: Path) -> None:
     add_broken_pack(data)
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with running(app) as pilot:
         await pilot.press("k")
         await pilot.pause()
         assert isinstance(app.screen, CardBrowserScreen)

@@ -14,6 +14,7 @@ from pathlib import Path
 import msgpack
 import msgspec
 import pytest
+from engine_helpers import engine
 
 from mqtui import __version__, saves
 from mqtui.engine.actions import Action
@@ -28,11 +29,6 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "saves"
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal_content"
 SEATS = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
-
-
-@functools.cache
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 def play(store: LocalStore, rounds: int, seed: int = 1) -> LocalStore:

@@ -8,21 +8,15 @@ import random
 from pathlib import Path
 
 import pytest
+from engine_helpers import engine
 
 from mqtui import saves
 from mqtui.cli import main
-from mqtui.engine.content import load_content
-from mqtui.engine.game import Engine
 from mqtui.store import LocalStore, Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal_content"
 SEATS = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
-
-
-@functools.cache
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 @functools.cache

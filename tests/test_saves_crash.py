@@ -7,7 +7,6 @@ before and after writes whatever the speed of the disk."""
 
 from __future__ import annotations
 
-import functools
 import os
 import random
 import signal
@@ -16,11 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from engine_helpers import engine
 from waiting import wait_until_sync
 
 from mqtui import saves
-from mqtui.engine.content import load_content
-from mqtui.engine.game import Engine
 from mqtui.store import LocalStore, Seat
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork"), pytest.mark.slow]
@@ -28,11 +26,6 @@ pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork"), 
 SEATS = (Seat("Ann", "red", "random"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
 WRITER_KILLS = 150  # kills of a process that only writes saves
 GAME_KILLS = 30  # kills of a process that plays and autosaves
-
-
-@functools.cache
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 def payloads() -> list[bytes]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import msgpack
 import pytest
+from engine_helpers import engine
 
 from mqtui import saves
 from mqtui.engine.content import load_content
@@ -27,11 +28,6 @@ from mqtui.store import LocalStore, Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
-
-
-@functools.cache
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 @functools.cache

@@ -9,14 +9,14 @@ import signal
 import sys
 from pathlib import Path
 
-import pytest
+from ssh_helpers import needs_ssh
 from test_net_ssh import Term, ssh_term
 from test_saves_upgrade import OLD, add_monster, first_monster, retune
 
 from mqtui import saves
 from mqtui.net import persist
 
-pytestmark = pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client")
+pytestmark = needs_ssh
 
 
 async def test_serve_load_of_a_0_1_0_table_after_the_content_changed(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ import json
 import pytest
 
 from mqtui.cli import main
-from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.sim import GameResult, play_game, run, seat_kinds, summarise
 
@@ -30,11 +29,6 @@ REPORT_KEYS = {
     "boss_wins",
     "decision_ms",
 }
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(load_content())
 
 
 def test_a_game_replays_exactly_from_its_seed(engine: Engine) -> None:

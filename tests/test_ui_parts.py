@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import add_monster, add_room, make_app, settle, store_for
+from ui_helpers import add_monster, add_room, make_app, running, settle, store_for
 
 from mqtui.engine.actions import EVENT_KINDS, SPECS
 from mqtui.ui import themes
@@ -220,8 +220,7 @@ async def test_undo_and_redo_by_keys() -> None:
     store = store_for()
     add_room(store, "coat-check", 1, 0)
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(app) as pilot:
         await pilot.press("shift+right")  # a move into a known room reveals nothing: it can be undone
         await settle(pilot, app)
         assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
@@ -238,8 +237,7 @@ async def test_undo_takes_the_move_out_of_the_log_pane() -> None:
     store = store_for()
     add_room(store, "coat-check", 1, 0)
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(app) as pilot:
         log = app.screen.query_one("#log")
         before = [strip.text for strip in log.lines]
         await pilot.press("shift+right")

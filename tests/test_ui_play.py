@@ -6,7 +6,18 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher
-from ui_helpers import add_monster, add_room, empty_hands, give, hero, local_app, make_app, settle, store_for
+from ui_helpers import (
+    add_monster,
+    add_room,
+    empty_hands,
+    give,
+    hero,
+    local_app,
+    make_app,
+    running,
+    settle,
+    store_for,
+)
 from waiting import wait_until
 
 from mqtui.store import LocalStore
@@ -24,9 +35,12 @@ def data(tmp_path, monkeypatch):
     return tmp_path
 
 
-def fight_position(players=(("Ann", "human"), ("Bob", "random"))):
-    """Ann (seat 0) in the Entrance, a Level 3 monster hunting her one room north (monsters -2 there)."""
+def fight_position(players=(("Ann", "human"), ("Bob", "random")), dice: list[int] | None = None):
+    """Ann (seat 0) in the Entrance, a Level 3 monster hunting her one room north (monsters -2 there);
+    ``dice``: the rolls to come."""
     store = store_for(players)
+    if dice is not None:
+        store.state.forced = dice
     empty_hands(store)
     add_room(store, "hall-of-mirrors", 0, -1)
     add_monster(store, "skeleton-intern", 0, -1, "red")
@@ -95,8 +109,7 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
 
 @pytest.mark.slow
 async def test_helper_invitation_hot_seat() -> None:
-    store = fight_position((("Ann", "human"), ("Bob", "human")))
-    store.state.forced = [6, 1]
+    store = fight_position((("Ann", "human"), ("Bob", "human")), dice=[6, 1])
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
@@ -336,15 +349,13 @@ async def test_a_greyed_move_key_says_why() -> None:
 async def test_local_app_opens_over_title() -> None:
     store = store_for()
     app = local_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(app):
         assert isinstance(app.screen, GameScreen)
 
 
 async def test_a_window_with_nothing_to_play_passes_by_itself() -> None:
     """Bob can only pass in Ann's fight: he is not even called to the keyboard."""
-    store = fight_position((("Ann", "human"), ("Bob", "human")))
-    store.state.forced = [6, 1]
+    store = fight_position((("Ann", "human"), ("Bob", "human")), dice=[6, 1])
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)

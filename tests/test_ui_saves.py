@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ui_helpers import local_app, settle, store_for
+from ui_helpers import local_app, running, settle, store_for
 from waiting import wait_until
 
 from mqtui.ui.app import MQApp
@@ -29,8 +29,7 @@ def plain_app() -> MQApp:
 async def test_save_quit_and_continue() -> None:
     store = store_for()
     app = local_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(app) as pilot:
         assert isinstance(app.screen, GameScreen)
         await pilot.press("shift+right")  # explore east: something to remember
         await settle(pilot, app)
@@ -81,8 +80,7 @@ async def test_ctrl_q_autosaves() -> None:
 
 async def test_continue_is_disabled_without_a_save() -> None:
     app = plain_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with running(app) as pilot:
         await pilot.press("c")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
@@ -92,8 +90,7 @@ async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
     bad = tmp_path / "bad.mqsave"
     bad.write_bytes(b"not a save at all")
     app = plain_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with running(app) as pilot:
         assert app.open_file(bad) is False
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
@@ -104,8 +101,7 @@ async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
 async def test_resize_below_the_minimum_and_back() -> None:
     store = store_for()
     app = local_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(app) as pilot:
         game = app.screen
         assert isinstance(game, GameScreen)
         await pilot.resize_terminal(60, 20)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from ui_helpers import make_app, settle
 
 from mqtui.ui.app import MQApp
@@ -43,13 +44,18 @@ async def test_new_game_from_title_screen_with_enter() -> None:
         assert any(a.kind == "end" for a in snap.legal)
 
 
+async def new_game_screen(pilot: Pilot[object], app: MQApp) -> NewGameScreen:
+    """From the title screen, N: the new game screen."""
+    await pilot.press("n")
+    assert isinstance(app.screen, NewGameScreen)
+    return app.screen
+
+
 @pytest.mark.slow
 async def test_new_game_screen_changes_seats() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        screen = app.screen
-        assert isinstance(screen, NewGameScreen)
+        screen = await new_game_screen(pilot, app)
         screen.query_one("#kind-2").value = "off"
         screen.query_one("#kind-3").value = "off"
         screen.query_one("#kind-1").value = "human"
@@ -68,8 +74,7 @@ async def test_new_game_screen_changes_seats() -> None:
 async def test_new_game_screen_reports_a_bad_table() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        screen = app.screen
+        screen = await new_game_screen(pilot, app)
         screen.query_one("#colour-1").value = "red"  # the same colour as seat 1
         await pilot.pause()
         screen.action_start()

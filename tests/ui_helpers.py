@@ -3,12 +3,20 @@ and waiting until the app and the computer players are idle."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+
+from textual import events
+from textual.keys import key_to_character
+from textual.pilot import Pilot
+from waiting import SAFETY_NET
 
 from mqtui.engine.actions import Action
 from mqtui.engine.state import STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
+from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.session import SeatSpec, new_store
 from mqtui.ui.settings import Settings
 
@@ -123,31 +131,85 @@ def hero(store: LocalStore, seat: int) -> Hero:
     return store.state.heroes[seat]
 
 
-async def settle(pilot: object, app: MQApp, rounds: int = 200) -> None:
-    """Wait until the computer players are idle and the screen shows the store's latest state."""
-    from mqtui.ui.screens.game import GameScreen
+def _game_screen(app: MQApp) -> GameScreen | None:
+    return next((s for s in reversed(app.screen_stack) if isinstance(s, GameScreen)), None)
 
-    for _ in range(rounds):
-        await pilot.pause()  # type: ignore[attr-defined]
-        store = app.game_store
-        screen = next((s for s in reversed(app.screen_stack) if isinstance(s, GameScreen)), None)
-        if store is None or screen is None:
-            continue
-        task = getattr(store, "_task", None)
-        busy = task is not None and not task.done()
-        shown = screen.snapshot
-        if not busy and (
-            (shown is not None and shown.n == store.snapshot().n) or screen._pending is not None
-        ):
-            await pilot.pause()  # type: ignore[attr-defined]
+
+def shows_latest(app: MQApp) -> bool:
+    """The computer players are idle and the game screen shows the store's latest state (or holds it
+    back behind the hand-off screen)."""
+    store, screen = app.game_store, _game_screen(app)
+    if store is None or screen is None:
+        return False
+    task = getattr(store, "_task", None)
+    if task is not None and not task.done():
+        return False
+    shown = screen.snapshot
+    return (shown is not None and shown.n == store.snapshot().n) or screen._pending is not None
+
+
+async def drain(pilot: Pilot[object]) -> None:
+    """Until every widget of the screen on top has handled what was posted to it so far.
+
+    (What ``Pilot.press`` waits for after a key; ``Pilot.pause`` adds an idle wait of at least 20 ms
+    of sleep and a redraw, which a game of a few hundred steps pays thousands of times.)"""
+    await pilot._wait_for_screen()
+
+
+async def until(
+    pilot: Pilot[object], condition: Callable[[], object], what: str, timeout: float = SAFETY_NET
+) -> None:
+    """Until ``condition()`` holds, letting the app handle its messages in between (no idle sleeps)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        await drain(pilot)
+        if condition():
             return
+        if loop.time() > end:
+            raise AssertionError(f"{what} was not met within {timeout:g} s")
+        await asyncio.sleep(0.001)  # (a timer or a worker may be what it waits for)
 
 
-async def past_hand_off(pilot: object, app: MQApp) -> None:
+async def press(pilot: Pilot[object], key: str, done: Callable[[], object], what: str = "") -> None:
+    """Press ``key`` and wait until ``done()``: the key's effect, which the caller knows.
+
+    ``Pilot.press`` waits for the app to be idle twice per key (at least 40 ms of sleep); a test that
+    knows what the key does waits for exactly that instead."""
+    pilot.app.post_message(events.Key(key, key_to_character(key)))
+    await until(pilot, done, what or f"the effect of {key!r}")
+
+
+async def settle(pilot: Pilot[object], app: MQApp) -> None:
+    """Wait until the computer players are idle and the screen shows the store's latest state, then
+    draw the screen once (layout and sizes current, as after ``Pilot.pause``).
+
+    It waits on that condition, not on the app being idle; with no game on screen (a title screen, a
+    game still opening) it waits once for the app to be idle and returns if there is still none."""
+    await drain(pilot)
+    if _game_screen(app) is None or app.game_store is None:
+        await pilot.pause()
+        if _game_screen(app) is None or app.game_store is None:
+            return
+    await until(pilot, lambda: shows_latest(app), "the screen to show the store's latest state")
+    await drain(pilot)
+    app.screen._on_timer_update()  # the redraw Pilot.pause ends with
+
+
+@contextlib.asynccontextmanager
+async def running(app: MQApp, size: tuple[int, int] = (80, 24)) -> AsyncIterator[Pilot[object]]:
+    """``app.run_test(size=size)``, settled: a game on screen shows the store's latest state (or the
+    title screen is idle)."""
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        yield pilot
+
+
+async def past_hand_off(pilot: Pilot[object], app: MQApp) -> None:
     """A hot-seat game opens on the hand-off screen: the first player presses Enter."""
     from mqtui.ui.screens.handoff import HandoffScreen
 
     await settle(pilot, app)
     if isinstance(app.screen, HandoffScreen):
-        await pilot.press("enter")  # type: ignore[attr-defined]
+        await pilot.press("enter")
         await settle(pilot, app)

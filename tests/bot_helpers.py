@@ -1,0 +1,94 @@
+"""Helpers for the bot and advisor tests: positions from real games, the same position with the
+hidden cards dealt differently, and the legality sweep every bot kind must pass."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+
+import msgspec
+
+from mqtui.bots import Bot, make_bot
+from mqtui.engine.cards import DXM, TREASURE
+from mqtui.engine.defs import COLOURS
+from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.state import REWARD, STAGE_OVER, State
+from mqtui.engine.view import view_for
+
+
+def new_game(engine: Engine, seed: int, players: int = 4) -> State:
+    names = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+    s, _ = engine.new_game([(names[i], COLOURS[i]) for i in range(players)], seed)
+    return s
+
+
+def positions(engine: Engine, seeds: range, every: int, drivers: str = "random") -> Iterator[State]:
+    """States met while ``drivers`` bots play whole games, one in ``every`` decisions."""
+    for seed in seeds:
+        players = 2 + seed % 3
+        s = new_game(engine, seed, players)
+        bots = [make_bot(drivers, seed * 10 + i) for i in range(players)]
+        rnd = random.Random(seed)
+        step = 0
+        while s.stage != STAGE_OVER and s.round <= 60:
+            seat = engine.deciding(s)
+            if step % every == rnd.randrange(every):
+                yield copy_state(s)
+            view = view_for(s, seat) if bots[seat].needs_view else None
+            engine.apply(s, bots[seat].choose(engine, view, seat, list(engine.legal(s, seat))).action)
+            step += 1
+
+
+def hide_differently(engine: Engine, s: State, seat: int, rnd: random.Random) -> State:
+    """The same position with everything ``seat`` cannot see dealt differently: other hands and the
+    draw piles reshuffled among themselves (sizes kept), and a different generator."""
+    t = engine.cards
+    out = copy_state(s)
+    others = [h for h in out.heroes if h.seat != seat]
+    slots = [(h.seat, i) for h in others for i in range(len(h.hand))]
+    pool = [u for h in others for u in h.hand] + out.dxm + out.treasure
+    rnd.shuffle(pool)
+    dxm = [u for u in pool if t.deck_of[u] == DXM]
+    treasure = [u for u in pool if t.deck_of[u] == TREASURE]
+    out.dxm, out.treasure = dxm[: len(s.dxm)], treasure[: len(s.treasure)]
+    rest = dxm[len(s.dxm) :] + treasure[len(s.treasure) :]
+    rnd.shuffle(rest)
+    for (who, i), uid in zip(slots, rest, strict=True):
+        out.heroes[who].hand[i] = uid
+    rnd.shuffle(out.monster_deck)
+    rnd.shuffle(out.tiles)
+    rnd.shuffle(out.bag)
+    out.rng = rnd.getrandbits(64)
+    return out
+
+
+def hidden_variants(
+    engine: Engine, seeds: range, every: int, rnd: random.Random
+) -> Iterator[tuple[State, int, State]]:
+    """(position, deciding seat, the same position with what that seat cannot see dealt differently),
+    from games between normal bots; the seat's view is checked to be the same in both. Positions where
+    a Treasure is being shared out are left out (those cards are seen by two seats)."""
+    for s in positions(engine, seeds, every=every, drivers="normal"):
+        if any(f.kind == REWARD for f in s.frames):
+            continue
+        seat = engine.deciding(s)
+        other = hide_differently(engine, s, seat, rnd)
+        assert msgspec.msgpack.encode(view_for(s, seat)) == msgspec.msgpack.encode(view_for(other, seat))
+        yield s, seat, other
+
+
+def legal_choices_everywhere(
+    engine: Engine, bot: Callable[[int], Bot], games: Iterable[tuple[str, range]]
+) -> int:
+    """Ask ``bot(n)`` (a new one each time) in every third position of each ``(drivers, seeds)`` run of
+    games; every choice must be legal and explained in one line. Returns how many were asked."""
+    asked = 0
+    for drivers, seeds in games:
+        for s in positions(engine, seeds, every=3, drivers=drivers):
+            seat = engine.deciding(s)
+            legal = engine.legal(s, seat)
+            choice = bot(asked).choose(engine, view_for(s, seat), seat, list(legal))
+            assert choice.action in legal, f"{choice.action} is not legal"
+            assert isinstance(choice.why, str) and "\n" not in choice.why
+            asked += 1
+    return asked
