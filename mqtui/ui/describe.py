@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import cast
 
 from rich.text import Text
 
@@ -473,9 +472,9 @@ LOG_STYLES: dict[EventKind, tuple[str, str]] = {
 UNKNOWN_KIND = ("·", "")  # a kind this UI does not know (a newer server): plain text with a dot
 
 
-def log_style(kind: str) -> tuple[str, str]:
+def log_style(kind: EventKind) -> tuple[str, str]:
     """(symbol, style) of a log entry of this event kind."""
-    return LOG_STYLES.get(cast("EventKind", kind), UNKNOWN_KIND)
+    return LOG_STYLES.get(kind, UNKNOWN_KIND)
 
 
 def last_result(log: Sequence[LogLine]) -> str:
