@@ -424,7 +424,9 @@ class GameScreen(Screen[None]):
 
     @on(CardHighlighted)
     def _on_card_highlighted(self, message: CardHighlighted) -> None:
-        self.query_one("#card-text", Static).update(message.text)
+        text = self.query_one("#card-text", Static)
+        if text.content != message.text:  # (the same card, highlighted again, is on show already)
+            text.update(message.text)
 
     # -- bindings -------------------------------------------------------------------------------------
 
