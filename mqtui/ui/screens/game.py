@@ -308,7 +308,8 @@ class GameScreen(Screen[None]):
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
-        self.set_class(fighting, "-fighting")
+        for pane in self.query("#room-info, #combat-side"):
+            pane.set_class(fighting, "-fighting")
         if fighting != self._fighting:
             self._fighting = fighting
             if not self.has_class("-wide"):

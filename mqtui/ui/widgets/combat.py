@@ -140,6 +140,7 @@ class CombatPane(SteadySize, Static):
         self._what: object = None  # what the shown content is made of (to compare)
         self._titled = ""
         self._table: Drawn | None = None
+        self._wrapped: dict[tuple[str, int], int] = {}  # lines of a text at a width
         self._log: tuple[str, ...] = ()
         self._result = ""
         self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
@@ -154,9 +155,15 @@ class CombatPane(SteadySize, Static):
         height = self.content_size.height
         return width, (height if height > 0 else None)
 
-    def _lines(self, renderable: RenderableType, width: int) -> int:
-        console = self.app.console
-        return len(console.render_lines(renderable, console.options.update_width(max(width, 1)), pad=False))
+    def _lines(self, text: Text, width: int) -> int:
+        """How many lines ``text`` takes at ``width`` (as drawn: wrapped at the same places)."""
+        key = (text.plain, width)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            if len(self._wrapped) > 256:
+                self._wrapped.clear()
+            lines = self._wrapped[key] = len(text.wrap(self.app.console, max(width, 1)))
+        return lines
 
     def on_resize(self) -> None:
         size = (self.content_size.width, self.content_size.height)

@@ -40,7 +40,7 @@ class QuietKey(SteadySize, FooterKey):
     """A footer key whose new width moves the keys after it in one layout, not two."""
 
 
-class QuietFooter(Footer):
+class QuietFooter(SteadySize, Footer):
     def __init__(self, *, compact: bool = False, show_command_palette: bool = True) -> None:
         super().__init__(compact=compact, show_command_palette=show_command_palette)
         self._shown: object = None
@@ -140,7 +140,7 @@ class QuietFooter(Footer):
         if self.is_attached and screen is self.screen:
             if not self._queued:
                 self._queued = True
-                self.call_after_refresh(self._check, screen)
+                self.call_later(self._check, screen)
             return
         super().bindings_changed(screen)
 
@@ -160,9 +160,10 @@ class QuietFooter(Footer):
         super().bindings_changed(screen)
 
     def _relabel(self) -> bool:
-        """Show the new keys in the key widgets already there (their letters, words and light), adding or
-        removing widgets only at the end, instead of rebuilding all of them (a rebuild mounts and styles
-        every key again); False when that cannot give what a rebuild shows."""
+        """Show the new keys in the key widgets already there (their letters, words and light), hiding
+        the ones left over or adding widgets at the end, instead of rebuilding all of them (a rebuild
+        mounts and styles every key again, and a key mounted or removed lays the screen out once more
+        after the frame); False when that cannot give what a rebuild shows."""
         keys = list(self.children)
         if not keys or not self._bindings_ready:  # the first keys are built by Footer itself
             return False
@@ -180,22 +181,23 @@ class QuietFooter(Footer):
                 wider = cell_len(k.key_display + k.description) != cell_len(spec.display + spec.description)
                 k.key_display, k.description = spec.display, spec.description
                 k.refresh(layout=wider or not k.description or not spec.description)
+            k.display = True
             k.key, k.action = spec.key, spec.action
             if k._disabled != spec.disabled:
                 k._disabled = spec.disabled
                 k.set_class(spec.disabled, "-disabled")
             if k.tooltip != (spec.tooltip or None):
                 k.tooltip = spec.tooltip or None
-        if len(keys) > len(specs):
-            self.remove_children(keys[len(specs) :])
-        elif len(specs) > len(keys):
+        for k in keys[len(specs) :]:
+            k.display = False
+        if len(specs) > len(keys):
             self.mount_all(list(self.compose())[len(keys) :])
         return True
 
     def _relight(self, screen: Screen[object]) -> bool:
         """Grey or light the shown keys in place; False if the keys on show are not the expected ones."""
         enabled = {(a.binding.key, a.binding.action): a.enabled for a in screen.active_bindings.values()}
-        keys = list(self.query_children(FooterKey))
+        keys = [k for k in self.query_children(FooterKey) if k.display]
         if not keys or any((k.key, k.action) not in enabled for k in keys if k.action != "command_palette"):
             return False
         for k in keys:

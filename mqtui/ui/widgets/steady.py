@@ -28,13 +28,28 @@ else:
 
 
 class SteadySize(_Base):
-    """Mix in before a widget class (``class Pane(SteadySize, Static)``)."""
+    """Mix in before a widget class (``class Pane(SteadySize, Static)``); for widgets that do not
+    scroll (the layout that resized one has drawn it already)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
+class SteadyScroll(_Base):
+    """Mix in before a scrolling widget class (``class Log(SteadyScroll, RichLog)``)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    _sized: object = None
 
-
-class SteadyScroll(SteadySize):
-    """Mix in before a scrolling widget class (``class Log(SteadyScroll, RichLog)``)."""
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual's scrolling views take every layout for a new size (they compare their parent's size
+        # with their own) and draw their scroll bars again in the next frame; same sizes, same bars.
+        sized = (size, virtual_size, container_size, self.styles.gutter)
+        if sized == self._sized:
+            return False
+        self._sized = sized
+        return super()._size_updated(size, virtual_size, container_size, layout)
 
     def watch_virtual_size(self, size: Size) -> None:
         if self.styles.auto_dimensions:  # the pane's own height follows its lines
