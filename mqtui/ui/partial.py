@@ -5,8 +5,9 @@ then asking every pane inside that box for all of its lines. A new log line (bot
 status line (top) make that box the whole screen: the map, the hero sheet, the hand... each hand over
 every line again (from their caches, but each line is still cut, filtered and copied). This compositor
 asks a pane only for the lines of it that lie in a changed region, and skips the panes that lie in
-none. What reaches the terminal is the same: Textual writes only the changed regions, and every cell
-in them still comes from the pane in front.
+none, or whose lines there lie wholly behind one pane in front (a container behind its child). What
+reaches the terminal is the same: Textual writes only the changed regions, and every cell in them
+still comes from the pane in front (the compositor keeps, for each cell, the first pane's).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class PartialCompositor(Compositor):
         if not changed or crop is None:  # a whole screen: as Textual draws it
             yield from super()._get_renders(crop)
             return
+        drawn: list[Region] = []  # what the panes in front draw (they come first)
         for widget, (region, clip) in self.visible_widgets.items():
             shown = region.intersection(clip)
             rows = [hit for area in changed if (hit := shown.intersection(area))]
@@ -42,5 +44,8 @@ class PartialCompositor(Compositor):
             bottom = max(hit.bottom for hit in rows)
             # whole rows of the pane's visible part: its left and right edges are cuts of the screen
             box = Region(shown.x, top, shown.width, bottom - top)
+            if any(front.contains_region(box) for front in drawn):
+                continue
+            drawn.append(box)
             lines = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
             yield region, box, lines
