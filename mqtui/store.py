@@ -20,6 +20,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
+import msgspec
+
 from mqtui import saves
 from mqtui.bots import Bot, Choice, make_bot
 from mqtui.engine.actions import Action, Event, IllegalAction
@@ -75,6 +77,20 @@ class Seat:
     kind: str = HUMAN  # "human", or a bot kind ("random", "normal", "hard"), or "remote"
 
 
+class LogLine(msgspec.Struct, frozen=True, array_like=True):
+    """One log entry as one seat may read it: the engine event's kind and that seat's own text
+    (:meth:`Event.for_seat`). The kind is the same for every seat; only the text can be private."""
+
+    kind: str
+    text: str
+
+
+def log_line(e: Event, seat: int) -> LogLine | None:
+    """The entry ``seat`` reads for ``e`` (a spectator, seat < 0, the public text); None: nothing."""
+    text = e.for_seat(seat)
+    return LogLine(e.kind, text) if text else None
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """What one seat sees now. Widgets compare slices of it by identity to skip redraws."""
@@ -83,7 +99,7 @@ class Snapshot:
     view: State  # redacted for ``seat``
     legal: tuple[Action, ...]  # what ``seat`` may do now (empty if it is someone else's decision)
     deciding: int  # the seat that must decide now (-1: game over)
-    log: tuple[str, ...]  # every log line this seat may read, oldest first
+    log: tuple[LogLine, ...]  # every log entry this seat may read, oldest first
     n: int  # state number (goes back after an undo)
     over: bool = False
     undo: bool = False  # ``seat`` may take back its last action now
@@ -200,7 +216,7 @@ class LocalStore:
     _saver: saves.AutoSaver | None = None
     _last_good: bytes | None = None  # the last autosave's bytes: a complete, consistent game
     _busy: int = 0  # > 0 while an action or an undo is half-way
-    _lines: dict[int, list[str]] = field(default_factory=dict)
+    _lines: dict[int, list[LogLine]] = field(default_factory=dict)
     _lines_at: dict[int, int] = field(default_factory=dict)
     reasons: list[Reason] = field(default_factory=list)  # the computer players' last reasons, oldest first
 
@@ -237,14 +253,14 @@ class LocalStore:
             return self._viewer
         return next((i for i, s in enumerate(self.seats) if s.kind == HUMAN), 0)
 
-    def _log_lines(self, seat: int) -> tuple[str, ...]:
+    def _log_lines(self, seat: int) -> tuple[LogLine, ...]:
         at = self._lines_at.get(seat, 0)
         if at > len(self.log):  # the log was replaced behind our back
             self._lines.clear()
             self._lines_at.clear()
             at = 0
         lines = self._lines.setdefault(seat, [])
-        lines.extend(line for e in self.log[at:] if (line := e.for_seat(seat)))
+        lines.extend(line for e in self.log[at:] if (line := log_line(e, seat)))
         self._lines_at[seat] = len(self.log)
         return tuple(lines)
 

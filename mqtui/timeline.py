@@ -20,7 +20,8 @@ from mqtui.engine.actions import Action, Event
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER, STAGE_SETUP, State
 from mqtui.engine.view import view_for
-from mqtui.store import Seat, Snapshot
+from mqtui.saves.check import LogStops, play_log
+from mqtui.store import LogLine, Seat, Snapshot
 
 EVERY = 16  # actions between two kept states
 
@@ -49,7 +50,7 @@ class Timeline:
     _events: list[list[Event]] = field(default_factory=list)  # per position: the events that led there
     _marks: list[Mark] = field(default_factory=list)
     _cache: tuple[int, State] | None = None
-    _lines: dict[tuple[int, bool], tuple[list[str], list[int]]] = field(default_factory=dict)
+    _lines: dict[tuple[int, bool], tuple[list[LogLine], list[int]]] = field(default_factory=dict)
 
     # -- building -------------------------------------------------------------------------------------
 
@@ -64,28 +65,23 @@ class Timeline:
         packs: Sequence[str] = (),
     ) -> Timeline:
         """Replay ``actions`` from ``start`` (None: a new game from ``seed``); raises TimelineError."""
-        if start is None:
-            try:
-                s, first = engine.new_game([(p.name, p.colour) for p in seats], seed)
-            except ValueError as exc:
-                raise TimelineError(f"cannot start the game again: {exc}") from None
-        else:
-            s, first = copy_state(start), []
         t = cls(engine, tuple(seats), list(actions), tuple(packs))
-        t._events.append(list(first))
-        t._mark(s)
-        t._checkpoints.append(copy_state(s))
-        for i, action in enumerate(t.actions):
-            try:
-                events = engine.apply(s, action)
-            except Exception as exc:
-                raise TimelineError(
-                    f"the log does not replay at action {i + 1} ({action!r}): {exc}"
-                ) from None
-            t._events.append(events)
+
+        def keep(i: int, action: Action | None, events: list[Event], s: State) -> None:
+            t._events.append(list(events))
             t._mark(s)
-            if (i + 1) % EVERY == 0:
+            if (i + 1) % EVERY == 0:  # the first state too (i = -1)
                 t._checkpoints.append(copy_state(s))
+
+        names = [(p.name, p.colour) for p in seats]
+        try:
+            s = play_log(engine, names, seed, start, t.actions, keep)
+        except LogStops as stop:
+            if stop.action is None:
+                raise TimelineError(f"cannot start the game again: {stop.cause}") from None
+            raise TimelineError(
+                f"the log does not replay at action {stop.index + 1} ({stop.action!r}): {stop.cause}"
+            ) from None
         t._cache = (len(t.actions), s)
         return t
 
@@ -200,13 +196,13 @@ class Timeline:
 
     # -- what a seat sees -----------------------------------------------------------------------------
 
-    def _seat_lines(self, seat: int, open_hands: bool) -> tuple[list[str], list[int]]:
+    def _seat_lines(self, seat: int, open_hands: bool) -> tuple[list[LogLine], list[int]]:
         """Every log line ``seat`` may read (all, with private ones named, for open hands), and per
         position how many of them had been written by then."""
         key = (seat, open_hands)
         if key not in self._lines:
             names = [s.name for s in self.seats]
-            lines: list[str] = []
+            lines: list[LogLine] = []
             upto: list[int] = []
             for events in self._events:
                 for e in events:
@@ -216,12 +212,12 @@ class Timeline:
                     else:
                         text = e.for_seat(seat)
                     if text:
-                        lines.append(text)
+                        lines.append(LogLine(e.kind, text))
                 upto.append(len(lines))
             self._lines[key] = (lines, upto)
         return self._lines[key]
 
-    def log(self, i: int, seat: int, open_hands: bool = False) -> tuple[str, ...]:
+    def log(self, i: int, seat: int, open_hands: bool = False) -> tuple[LogLine, ...]:
         lines, upto = self._seat_lines(seat, open_hands)
         return tuple(lines[: upto[i]])
 

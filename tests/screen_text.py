@@ -66,7 +66,7 @@ def private_names(store: LocalStore, seat: int) -> set[str]:
     """Names of cards in other seats' hands that ``seat`` has no way to know of (not in its view and not
     named anywhere in its own log: a copy played earlier, say)."""
     known = visible_names(store, seat)
-    log = "\n".join(store.snapshot(seat).log)
+    log = "\n".join(line.text for line in store.snapshot(seat).log)
     names = set()
     for hero in store.state.heroes:
         if hero.seat == seat:
@@ -82,7 +82,7 @@ def public_private_names(store: LocalStore) -> set[str]:
     """Names in any hand that no seat but its holder may see: nothing on a hand-off screen may show
     them."""
     spectator = set()
-    log = "\n".join(store.snapshot(-1).log)
+    log = "\n".join(line.text for line in store.snapshot(-1).log)
     for hero in store.state.heroes:
         for uid in hero.hand:
             name = store.cards.names[uid]

@@ -205,6 +205,39 @@ CASES: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
         '[[monsters]]\nid = "mini-ghost"',
         ('monsters.toml: unknown table "monsters"',),
     ),
+    "bad_slot": (
+        "treasure.toml",
+        'slot = "head"',
+        'slot = "hat"',
+        (
+            'treasure.toml: treasure "mini-hat": field "slot": unknown slot "hat" '
+            "(expected one of: head, armor, feet, hand, two_hands, trinket)",
+        ),
+    ),
+    "bad_lose_slot": (
+        "monsters.toml",
+        'kind = "lose_slot", slot = "head"',
+        'kind = "lose_slot", slot = "nose"',
+        ('monsters.toml: monster "mini-ghost": field "bad_stuff[0].slot": unknown slot "nose"',),
+    ),
+    "bad_treasure_kind": (
+        "treasure.toml",
+        'kind = "oneshot"',
+        'kind = "snack"',
+        ('treasure.toml: treasure "mini-potion": field "kind": unknown treasure kind "snack"',),
+    ),
+    "bad_dxm_kind": (
+        "dxm.toml",
+        'kind = "curse"',
+        'kind = "hex"',
+        ('dxm.toml: dxm "mini-curse": field "kind": unknown DxM kind "hex"',),
+    ),
+    "bad_search_result": (
+        "tables.toml",
+        'result = "nothing"',
+        'result = "zilch"',
+        ('tables.toml: search row #2: field "result": unknown result "zilch"',),
+    ),
     "curse_without_effects": (
         "dxm.toml",
         'effects = [{ kind = "lose_gold", amount = 100 }]\n',

@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import socket
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -92,11 +93,14 @@ async def test_a_forked_app_that_hangs_is_ended_by_a_signal(forks: ForkServer) -
         os.close(child.master)
 
 
-@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)")
-@pytest.mark.slow
-async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+needs_ssh = pytest.mark.skipif(
+    shutil.which("ssh") is None, reason="needs the OpenSSH client (openssh-client)"
+)
+
+
+@pytest.fixture
+async def forked_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A two-seat table behind an SSH host whose sessions' apps (the stand-in) come from the fork server."""
     monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
@@ -105,11 +109,61 @@ async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
     )
     await a.start()
     host = SSHHost(a, app="standin", limits=Limits(stall=1.0))
-    await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
-    await host.start_forks()
+    try:
+        await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
+        await host.start_forks()
+        yield a, host
+    finally:
+        await host.close()
+        await a.close()
+
+
+def _ssh_without_term(host: SSHHost, user: str) -> Term:
     env = {k: v for k, v in os.environ.items() if k != "TERM"}  # OpenSSH then sends an empty TERM
     argv = ["ssh", "-tt", "-p", str(host.port), *SSH_OPTS, "-o", "PubkeyAuthentication=no"]
-    ann = Term([*argv, f"code-{a.codes_for('0')[0]}@127.0.0.1"], env=env)
+    return Term([*argv, f"{user}@127.0.0.1"], env=env)
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@needs_ssh
+@pytest.mark.slow
+async def test_a_forked_session_app_gets_a_safe_term_when_the_client_sends_none(
+    forked_host: tuple[Authority, SSHHost], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, host = forked_host
+    assert host.forks is not None and host.forks.proc is not None
+    # a forked child's /proc/PID/environ is the fork server's (the child sets os.environ after the fork),
+    # so the environment is taken where the host hands it to the fork server
+    sent: list[dict[str, str]] = []
+    fork = host.forks.fork
+
+    async def fork_and_note(program: str, args: Sequence[str], env: Mapping[str, str], slave: int, sock: int):  # type: ignore[no-untyped-def]
+        sent.append(dict(env))
+        return await fork(program, args, env, slave, sock)
+
+    monkeypatch.setattr(host.forks, "fork", fork_and_note)
+    monkeypatch.setenv("TERM", "vt100")  # the host's own terminal is not what a session gets
+    ann = _ssh_without_term(host, f"code-{a.codes_for('0')[0]}")
+    try:
+        await ann.expect(r"seat 0 Ann - state 0 ", 30)  # not refused: the app runs in its terminal
+        (pid,) = host.children
+        assert _parent(pid) == host.forks.proc.pid  # forked, not started afresh
+        (env,) = sent
+        assert env["TERM"] == "xterm-256color" and env["TEXTUAL_COLOR_SYSTEM"] == "256"
+    finally:
+        ann.close()
+
+
+@needs_ssh
+@pytest.mark.slow
+async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
+    forked_host: tuple[Authority, SSHHost],
+) -> None:
+    a, host = forked_host
+    ann = _ssh_without_term(host, f"code-{a.codes_for('0')[0]}")
     try:
         await _until(lambda: bool(host.sessions))  # signed in: ssh's own terminal is raw now
         for _ in range(500):  # Ctrl+Z, Ctrl+\\ and Ctrl+C while the forked app starts: no signals
@@ -120,7 +174,7 @@ async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
         await ann.expect(r"seat 0 Ann - state 0 ", 30)
         (pid,) = host.children
         assert host.forks is not None and host.forks.proc is not None
-        assert Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(host.forks.proc.pid)
+        assert _parent(pid) == host.forks.proc.pid
         await _until(lambda: a.slots[0].conn is not None)
         conn = a.slots[0].conn
         assert conn is not None
@@ -134,5 +188,3 @@ async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
         await _until(lambda: not host.children and a.slots[0].conn is None, 10)
     finally:
         ann.close()
-        await host.close()
-        await a.close()

@@ -39,6 +39,7 @@ from mqtui.net.protocol import (
 )
 from mqtui.net.ptyrelay import child_env
 from mqtui.net.table import TableConfig, parse_new_spec, played_words, safe_choice
+from mqtui.store import LogLine
 
 
 @pytest.fixture(scope="module")
@@ -148,9 +149,13 @@ async def test_each_player_gets_their_own_view_and_every_change(engine: Engine, 
     await _until(lambda: s0.snapshot().n == s1.snapshot().n == first.n + 1)
     assert s1.snapshot().deciding == 1 and s1.snapshot().legal and not s0.snapshot().legal
     # each seat reads its own private log lines and never the other's
-    assert any(line.startswith("You draw") for line in s0.snapshot().log)
-    mine = {line for line in s0.snapshot().log if line.startswith("You draw")}
-    assert not mine & set(s1.snapshot().log)
+    assert any(line.text.startswith("You draw") for line in s0.snapshot().log)
+    mine = {line.text for line in s0.snapshot().log if line.text.startswith("You draw")}
+    assert not mine & {line.text for line in s1.snapshot().log}
+    # the wire carries each entry's kind: a private draw is a "draw" for both, its cards only for s0
+    drawn = [line for line in s0.snapshot().log if line.text.startswith("You draw")]
+    assert {line.kind for line in drawn} == {"draw"}
+    assert [line.kind for line in s1.snapshot().log] == [line.kind for line in s0.snapshot().log]
     await s0.close()
     await s1.close()
 
@@ -170,13 +175,20 @@ async def test_out_of_turn_stale_and_other_seat_actions_are_refused(engine: Engi
     writer0.write(encode(Act(id=2, action=Action(0, "done"), expect_n=n - 1)))
     result = await _next_result(reader0)
     assert not result.ok and "stale" in result.reason
-    writer0.write(encode(Act(id=3, action=Action(0, "nonsense", 99), expect_n=n)))
+    writer0.write(encode(Act(id=3, action=Action(0, "move", 99), expect_n=n)))
     result = await _next_result(reader0)
     assert not result.ok
     assert table.a.state.n == n  # nothing changed
     writer0.write(encode(Act(id=4, action=Action(0, "done"), expect_n=n)))
     result = await _next_result(reader0)
     assert result.ok and table.a.state.n == n + 1
+    # an action kind that does not exist is not even a message: the connection is cut off
+    writer0.write(encode(Act(id=5, action=Action(0, "nonsense", 99), expect_n=n + 1)))  # type: ignore[arg-type]
+    msgs = []
+    while (body := await asyncio.wait_for(read_frame(reader0, 1 << 24), 5.0)) is not None:
+        msgs.append(decode_server(body))
+    assert isinstance(msgs[-1], Bye) and "protocol error" in msgs[-1].reason and "nonsense" in msgs[-1].reason
+    assert table.a.state.n == n + 1
     writer.close()
     writer0.close()
     await s1.close()
@@ -187,7 +199,7 @@ async def test_spectators_see_only_public_information(engine: Engine, table: Tab
     assert watcher.seat == -1
     view = watcher.snapshot().view
     assert all(set(h.hand) <= {HIDDEN} for h in view.heroes)
-    assert not any(line.startswith("You ") for line in watcher.snapshot().log)
+    assert not any(line.text.startswith("You ") for line in watcher.snapshot().log)
     with pytest.raises(IllegalAction, match="watch"):
         await watcher.send(Action(0, "done"))
     await watcher.close()
@@ -300,7 +312,7 @@ async def test_an_away_player_is_not_waited_for_forever(engine: Engine, tmp_path
     s0 = await t.join(engine, "0")
     await s0.send(Action(0, "done"))  # seat 1 never came: its setup is done for it
     await _until(lambda: s0.snapshot().deciding == 0 and s0.snapshot().n >= 2)
-    assert any("Bob is away" in line and "'done'" in line for line in s0.snapshot().log)
+    assert any("Bob is away" in line.text and "'done'" in line.text for line in s0.snapshot().log)
     assert s0.seat_infos[1].status == "auto"
     await s0.close()
     await t.a.close()
@@ -313,9 +325,9 @@ async def test_an_abandoned_seat_goes_to_a_bot_until_its_player_returns(
     s0 = await t.join(engine, "0")
     await s0.send(Action(0, "done"))
     await _until(lambda: s0.snapshot().deciding == 0 and s0.snapshot().n >= 2)
-    assert any("computer player takes" in line for line in s0.snapshot().log)
+    assert any("computer player takes" in line.text for line in s0.snapshot().log)
     s1 = await t.join(engine, "1")
-    await _until(lambda: any("is back" in line for line in s0.snapshot().log))
+    await _until(lambda: any("is back" in line.text for line in s0.snapshot().log))
     assert t.a.slots[1].status() == "here"
     for store in (s0, s1):
         await store.close()
@@ -437,10 +449,18 @@ def test_key_files_map_keys_to_seats(tmp_path: Path) -> None:
 def test_snap_messages_decode_with_their_types(engine: Engine) -> None:
     state, _ = engine.new_game([("A", "red"), ("B", "blue")], 1)
     snap = Snap(
-        n=0, seat=0, deciding=0, over=False, view=state, legal=[Action(0, "done")], log_base=0, log=["x"]
+        n=0,
+        seat=0,
+        deciding=0,
+        over=False,
+        view=state,
+        legal=[Action(0, "done")],
+        log_base=0,
+        log=[LogLine("draw", "x")],
     )
     back = decode_server(encode(snap)[4:])
     assert isinstance(back, Snap) and back.view.heroes[0].hand == state.heroes[0].hand
+    assert back.log == [LogLine("draw", "x")]
     assert isinstance(decode_client(encode(Ping(id=1))[4:]), Ping)
 
 

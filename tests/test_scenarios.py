@@ -92,8 +92,10 @@ def test_unexpected_illegal_action_fails_with_the_engines_reason():
         ({"hero": [{}, {}], "room": [{"id": "pawn-shop", "at": [1, 0], "connections": {"W": "wall"}}]}, "Entrance"),
         ({"hero": [{}, {}], "room": [{"id": "coat-check", "at": [1, 0]}, {"id": "lost-and-found", "at": [2, 0]}]}, "other face"),
         ({"hero": [{}, {}], "monster": [{"card": "damp-squib", "at": [0, 0]}]}, "never the Entrance"),
-        ({"hero": [{}, {}], "phase": "lunch"}, "phase must be"),
-        ({"hero": [{"lvl": 3}, {}]}, "unknown key 'lvl'"),
+        ({"hero": [{}, {}], "phase": "lunch"}, 'phase: unknown phase "lunch" \\(expected one of: setup, turn,'),
+        ({"hero": [{"lvl": 3}, {}]}, r"hero\[0\]\.lvl: unknown field \(known: at, backpack,"),
+        ({"hero": [{}, {}], "decks": {"bag": ["portal"]}}, 'decks.bag\\[0\\]: unknown connection "portal"'),
+        ({"hero": [{"colour": "pink"}, {}]}, r'hero\[0\]\.colour: unknown colour "pink"'),
         ({"hero": [{"hand": ["alleged-sword", "alleged-sword"]}, {}]}, "no copy of 'alleged-sword' is left"),
     ],
 )  # fmt: skip
@@ -134,6 +136,14 @@ def test_cli_reports_an_unreadable_file(tmp_path, capsys):
     bad.write_text("title = ")
     assert cli.run(_args([str(bad)])) == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+def test_cli_names_the_file_and_the_field_of_a_scenario_that_does_not_decode(tmp_path, capsys):
+    bad = tmp_path / "typo.toml"
+    bad.write_text('title = "t"\n[[hero]]\nlvl = 2\n[[hero]]\n')
+    assert cli.run(_args([str(bad)])) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL {bad}: hero[0].lvl: unknown field (known: " in out and out.count(str(bad)) == 1
 
 
 def test_cli_accepts_a_folder(capsys):

@@ -17,12 +17,14 @@ from waiting import bots_settled, wait_until
 
 import mqtui.saves.autosave as autosave_module
 from mqtui import saves
-from mqtui.engine.actions import Action, IllegalAction
+from mqtui.engine.actions import Action, Event, IllegalAction
+from mqtui.engine.cards import CardTable
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.handlers import HANDLERS
 from mqtui.engine.state import HIDDEN, State
 from mqtui.engine.view import view_for
-from mqtui.store import GameStore, LocalStore, Seat, Snapshot, install_signal_handlers
+from mqtui.store import GameStore, LocalStore, LogLine, Seat, Snapshot, install_signal_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLO = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
@@ -233,12 +235,12 @@ def test_an_engine_failure_leaves_the_game_as_it_was(monkeypatch: pytest.MonkeyP
     before = store.state
     copy = saves.decode(store.to_bytes()).state
 
-    def broken(self: Engine, s: State, a: Action, ev: list[object]) -> None:
+    def broken(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
         s.heroes[0].gold = 0
         s.heroes[0].hand.clear()
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr(Engine, "_do_equip", broken, raising=False)
+    monkeypatch.setitem(HANDLERS, "equip", broken)
     with pytest.raises(RuntimeError):
         store.apply(next(a for a in moves if a.kind == "equip"))
     assert store.state == copy and store.state is not before
@@ -246,6 +248,22 @@ def test_an_engine_failure_leaves_the_game_as_it_was(monkeypatch: pytest.MonkeyP
 
 
 # -- saving and loading ------------------------------------------------------------------------------
+
+
+def test_log_entries_carry_the_event_kind_and_only_the_seats_own_text() -> None:
+    store = LocalStore.new(engine(), (Seat("Ann", "red", "random"), *SOLO[1:]), 5, bot_delay=0)
+    while len(store.actions) < 400 and store.step_bot():
+        pass
+    private = [e for e in store.log if e.private and e.seat >= 0]
+    assert any(e.kind == "draw" for e in private)  # private draws: the kind is public, the cards are not
+    names = set(store.cards.names)
+    for seat in (-1, 0, 1, 2):
+        log = store.snapshot(seat).log
+        assert log == tuple(LogLine(e.kind, e.for_seat(seat)) for e in store.log if e.for_seat(seat))
+        assert not {line.kind for line in log} & names
+        own = {e.private for e in private if e.seat == seat}  # "You draw X." may be two seats' line
+        others = {e.private for e in private if e.seat != seat and e.private != e.text} - own
+        assert others and not others & {line.text for line in log}
 
 
 def test_save_and_load_resume_the_same_game(tmp_path: Path) -> None:
@@ -371,16 +389,16 @@ def test_a_signal_in_the_middle_of_an_action_saves_the_last_whole_game(
     store.autosave_to(path)
     equip = next(a for a in moves if a.kind == "equip")
     whole = copy_state(store.state)
-    real = Engine._do_equip
+    real = HANDLERS["equip"]
 
     on_disk: list[State] = []
 
-    def interrupted(self: Engine, s: State, a: Action, ev: list[object]) -> None:
-        real(self, s, a, ev)  # type: ignore[arg-type]
+    def interrupted(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
+        real(t, s, a, ev)
         store.save_now()  # what the SIGHUP handler does, arriving right here
         on_disk.append(saves.read(path).state)
 
-    monkeypatch.setattr(Engine, "_do_equip", interrupted)
+    monkeypatch.setitem(HANDLERS, "equip", interrupted)
     try:
         store.apply(equip)
         assert on_disk == [whole]  # not the half-applied action

@@ -50,7 +50,7 @@ def test_a_seat_sees_no_other_hand_and_no_other_seat_s_private_lines(timeline: T
         events = [e for es in timeline._events[:201] for e in es if e.private]
         mine = [e.private for e in events if e.seat == seat]
         assert len(events) > len(mine) > 0
-        assert [line for line in snap.log if line.startswith("You ")] == [
+        assert [line.text for line in snap.log if line.text.startswith("You ")] == [
             p for p in mine if p.startswith("You ")
         ]
         assert snap.legal == ()
@@ -62,7 +62,7 @@ def test_every_hand_open_shows_each_hand_and_names_whose_eyes_a_private_line_was
     full = timeline.state(200)
     snap = timeline.snapshot(200, 0, open_hands=True)
     assert [h.hand for h in snap.view.heroes] == [h.hand for h in full.heroes]
-    draws = [line for line in snap.log if "sees: You draw" in line]
+    draws = [line.text for line in snap.log if "sees: You draw" in line.text]
     assert {line.split(" ")[0] for line in draws} >= {"Ann", "Grizzlebeard"}
 
 

@@ -69,7 +69,7 @@ async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24()
         assert c is not None and c.boss and c.hero_die > 0  # the fight with its dice, still on screen
         assert game.query_one("#main").current == "combat-main"
         assert "30 vs 22 with the dice, heroes lead" in game.query_one("#combat-main").plain_text()
-        assert any("wins the game" in line for line in game.snapshot.log)
+        assert any("wins the game" in line.text for line in game.snapshot.log)
         await pilot.press("space")  # not the key that moves on (it passes in fights)
         await pilot.pause()
         assert app.screen is game
@@ -140,7 +140,7 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
             await pilot.pause()
             view = replay.snapshot.view
             assert all(set(h.hand) <= {HIDDEN} for h in view.heroes[1:])
-            assert not any("sees:" in line for line in replay.snapshot.log)
+            assert not any("sees:" in line.text for line in replay.snapshot.log)
         # another seat's card actions are named by their kind only on the "where" line
         t = replay.timeline
         theirs = [

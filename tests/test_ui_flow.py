@@ -114,7 +114,7 @@ async def test_computer_reasons_stay_out_of_the_log_and_shift_w_shows_them() -> 
             legal = list(store.engine.legal(store.state, 0))
             store.apply(script.choose(store.engine, view_for(store.state, 0), 0, legal).action)
     assert store.reasons, "no computer player explained anything"
-    assert not [line for line in store.snapshot(0).log if "%" in line]
+    assert not [line for line in store.snapshot(0).log if "%" in line.text]
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)

@@ -44,13 +44,27 @@ def test_colour_blind_theme_uses_distinct_player_colours() -> None:
 @pytest.mark.parametrize(
     ("data", "error"),
     [
-        ({"theme": {"primary": "#fff"}}, "needs a name"),
-        ({"theme": {"name": "x"}}, "primary"),
-        ({"theme": {"name": "x", "primary": "nope"}}, "not a colour"),
-        ({"theme": {"name": "x", "primary": "#fff", "sparkle": 1}}, "unknown theme key"),
-        ({"theme": {"name": "x", "primary": "#fff"}, "variables": {"mq-red": "bad"}}, "not a colour"),
-        ({"theme": {"name": "x", "primary": "#fff", "dark": "yes"}}, "true or false"),
-        ({"theme": {"name": "x", "primary": "#fff"}, "extra": {}}, "unknown table"),
+        ({"theme": {"primary": "#fff"}}, r"bad.toml: theme\.name: missing required field"),
+        ({"theme": {"name": " ", "primary": "#fff"}}, r"theme\.name: must not be empty"),
+        ({"theme": {"name": "x"}}, r"theme\.primary: missing required field"),
+        ({"theme": {"name": "x", "primary": "nope"}}, r"theme\.primary = 'nope' is not a colour"),
+        (
+            {"theme": {"name": "x", "primary": "#fff", "sparkle": 1}},
+            r"theme\.sparkle: unknown field \(known:",
+        ),
+        (
+            {"theme": {"name": "x", "primary": "#fff"}, "variables": {"mq-red": "bad"}},
+            "mq-red = 'bad' is not a colour",
+        ),
+        ({"theme": {"name": "x", "primary": "#fff", "dark": "yes"}}, r"theme\.dark: expected bool, got str"),
+        (
+            {"theme": {"name": "x", "primary": "#fff", "text_alpha": 2}},
+            r"theme\.text_alpha: expected float <= 1",
+        ),
+        (
+            {"theme": {"name": "x", "primary": "#fff"}, "extra": {}},
+            r"extra: unknown field \(known: theme, variables\)",
+        ),
     ],
 )
 def test_bad_theme_files_are_refused_with_a_reason(data, error) -> None:
@@ -134,7 +148,7 @@ def test_every_legal_action_in_random_games_has_words() -> None:
                 assert card_kind(store.cards, uid) and card_text(store.cards, uid)
             store.apply(rnd.choice(snap.legal))
         for line in store.snapshot(0).log:
-            assert log_kind(line)[1]
+            assert log_kind(line.text)[1]
     assert len(seen) >= 15, seen
     assert seen <= set(SPECS)
 

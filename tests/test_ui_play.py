@@ -85,7 +85,7 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
         await settle(pilot, app)
         assert store.state.combat is None
         assert hero(store, 0).level == 2
-        log = screen.snapshot.log
+        log = [line.text for line in screen.snapshot.log]
         assert any("beats" in line and "Skeleton Intern" in line for line in log)
         assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
         assert screen.query_one(ContentSwitcher).current == "combat-main"
@@ -123,8 +123,8 @@ async def test_helper_invitation_hot_seat() -> None:
             await settle(pilot, app)
         assert store.state.combat is None
         assert (hero(store, 1).x, hero(store, 1).y) == (0, -1)  # the helper joined the fight
-        assert any("accepts and joins the fight" in line for line in screen.snapshot.log)
-        assert any("Ann and Bob" in line and "beat" in line for line in screen.snapshot.log)
+        assert any("accepts and joins the fight" in line.text for line in screen.snapshot.log)
+        assert any("Ann and Bob" in line.text and "beat" in line.text for line in screen.snapshot.log)
 
 
 @pytest.mark.slow
@@ -153,7 +153,7 @@ async def test_thrown_item_from_the_next_room() -> None:
         await pilot.press("1")
         await settle(pilot, app)
         assert [(m.label, m.amount, m.side) for m in store.state.combat.mods] == [("Flask of Bravado", 3, 0)]
-        assert any("Bob throws Flask of Bravado for the heroes" in line for line in screen.snapshot.log)
+        assert any("Bob throws Flask of Bravado for the heroes" in line.text for line in screen.snapshot.log)
 
 
 async def test_hand_off_hides_the_previous_hand() -> None:
@@ -225,7 +225,10 @@ async def test_charity_in_one_dialog() -> None:
         assert all(
             uid not in hero(store, 0).hand for uid in marked
         )  # Bob (a random bot) may already have used them
-        assert sum(line.startswith("You give ") and "to Bob" in line for line in screen.snapshot.log) == 2
+        assert (
+            sum(line.text.startswith("You give ") and "to Bob" in line.text for line in screen.snapshot.log)
+            == 2
+        )
         assert all(f.kind != "charity" for f in store.state.frames)
 
 
@@ -287,7 +290,7 @@ async def test_monster_phase_moves_monsters() -> None:
         screen = app.screen
         await pilot.press("space")
         await settle(pilot, app)
-        log = screen.snapshot.log
+        log = [line.text for line in screen.snapshot.log]
         assert "Colour die (monster phase): red." in log
         assert "Skeleton Intern moves from The Coat Check of Holding to Waiting Room of Eternal Hold." in log
         assert (monster.x, monster.y) == (1, 1)

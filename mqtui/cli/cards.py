@@ -85,7 +85,7 @@ def _tables(content: Content, kinds: tuple[str, ...]) -> list[tuple[str, list[st
     if "treasure" in kinds:
         rows = []
         for t in content.treasures:
-            what = t.slot if t.kind == "equipment" else (t.use if t.kind == "oneshot" else t.kind)
+            what: str = t.slot if t.kind == "equipment" else (t.use if t.kind == "oneshot" else t.kind)
             what += " big" if t.big else ""
             what += " thrown" if t.thrown else ""
             bonus = f"{t.bonus:+d}" if t.bonus else ""

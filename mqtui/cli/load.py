@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from mqtui.cli.play import add_common, make_app
+from mqtui.cli.play import add_common, make_app, run_app
 
 HELP = "open a saved game (see the saves folder in the data directory)"
 
@@ -55,6 +55,4 @@ def run(args: argparse.Namespace) -> int:
     except SaveFailed as exc:
         print(f"mqtui load: {exc}", file=sys.stderr)
         return 2
-    app = make_app(args, load=path)
-    app.run()
-    return 0
+    return run_app(make_app(args, load=path))

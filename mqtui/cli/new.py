@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from mqtui.cli.packopt import add_pack_option, pack_engine
-from mqtui.cli.play import add_common, make_app
+from mqtui.cli.play import add_common, make_app, run_app
 
 HELP = "start a new game directly (default: you against three computer players, easy until you pick others)"
 
@@ -41,6 +41,4 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if pack_engine(args, "new") is None:  # and the packs
         return 2
-    app = make_app(args, new_game=specs, seed=args.seed, packs=args.packs)
-    app.run()
-    return 0
+    return run_app(make_app(args, new_game=specs, seed=args.seed, packs=args.packs))

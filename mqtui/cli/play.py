@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 HELP = "open the title screen: new game, continue, load, rules, settings"
 
@@ -31,10 +32,14 @@ def make_app(args: argparse.Namespace, **kwargs: object):  # type: ignore[no-unt
     if getattr(args, "theme", None):
         settings.theme = args.theme
     delay = BOT_SPEEDS[args.speed] if getattr(args, "speed", None) else None
-    return MQApp(settings=settings, bot_delay=delay, **kwargs)  # type: ignore[arg-type]
+    return MQApp(settings=settings, bot_delay=delay, save_on_signals=True, **kwargs)  # type: ignore[arg-type]
+
+
+def run_app(app: Any) -> int:
+    """Run the app; its exit code (128 + the signal when SIGTERM or SIGHUP ended a game, after saving it)."""
+    app.run()
+    return int(app.return_code or 0)
 
 
 def run(args: argparse.Namespace) -> int:
-    app = make_app(args)
-    app.run()
-    return 0
+    return run_app(make_app(args))

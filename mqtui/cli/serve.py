@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mqtui.net.options import ServeOptions
 
 HELP = (
     "host games over SSH: with no --new/--load, a lobby of many tables ('ssh -p PORT HOST'); with "
@@ -46,26 +50,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pack", action="append", dest="packs", metavar="NAME", help="content pack of a new game (repeat)"
     )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=60.0,
-        help="seconds before an away player's decision is made for them (default 60; 0: never)",
-    )
-    parser.add_argument(
-        "--turn-timeout", type=float, default=0.0, help="same for a connected player (default 0: never)"
-    )
-    parser.add_argument(
-        "--abandon",
-        type=float,
-        default=300.0,
-        help="seconds away before a bot takes the seat (default 300; 0: never)",
-    )
-    parser.add_argument(
-        "--bot-delay", type=float, default=0.6, help="seconds before each computer decision (default 0.6)"
-    )
-    parser.add_argument(
-        "--max-rate", type=float, default=20.0, help="messages a second one client may send (default 20)"
+    # numbers whose defaults are ServeOptions' own (the field is the flag's name, --max-rate's is ``rate``)
+    add_numbers(
+        parser,
+        (
+            "--timeout",
+            "seconds before an away player's decision is made for them (default %(default)g; 0: never)",
+        ),
+        ("--turn-timeout", "same for a connected player (default %(default)g: never)"),
+        ("--abandon", "seconds away before a bot takes the seat (default %(default)g; 0: never)"),
+        ("--bot-delay", "seconds before each computer decision (default %(default)g)"),
+        ("--max-rate", "messages a second one client may send (default %(default)g)"),
     )
     add_limit_arguments(parser)
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
@@ -74,59 +69,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     lobby = parser.add_argument_group("lobby (no --new/--load): many tables, saved in the tables folder")
     lobby.add_argument("--name", default="", help="the host's name, shown at the top of the lobby")
     lobby.add_argument("--tables", metavar="DIR", help="tables folder (default: DATA/tables)")
-    lobby.add_argument(
-        "--idle",
-        type=float,
-        default=3600.0,
-        help="seconds without a player before a table is abandoned (default 3600; 0: never)",
+    add_numbers(
+        lobby,
+        ("--idle", "seconds without a player before a table is abandoned (default %(default)g; 0: never)"),
+        ("--max-tables", "tables at once (default %(default)g)"),
     )
-    lobby.add_argument("--max-tables", type=int, default=20, help="tables at once (default 20)")
     parser.add_argument(
         "--no-fork", action="store_true", help="start each session's app afresh (slower, more memory)"
     )
     parser.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"), help=argparse.SUPPRESS)
 
 
+def add_numbers(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *options: tuple[str, str]) -> None:
+    """Number options of ServeOptions, each with the field's default and type."""
+    from mqtui.net.options import ServeOptions
+
+    defaults = ServeOptions()
+    for flag, text in options:
+        default = getattr(defaults, _field(flag))
+        parser.add_argument(flag, type=type(default), default=default, help=text)
+
+
+def _field(flag: str) -> str:
+    name = flag.removeprefix("--").replace("-", "_")
+    return "rate" if name == "max_rate" else name
+
+
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
-    """The limits by kind of a public server (docs/ssh.md, 'Limits')."""
+    """The limits by kind of a public server (docs/ssh.md, 'Limits'); the defaults are Limits' own."""
     from mqtui.net.limits import Limits
 
     d = Limits()
     group = parser.add_argument_group("limits (each refusal tells the person why)")
-    for flag, kind, default, text in (
-        ("--max-players", int, d.max_players, "sessions at a seat, whole host"),
-        ("--max-spectators", int, d.max_spectators, "spectators per table"),
-        (
-            "--max-sessions",
-            int,
-            d.max_sessions,
-            "sessions of every kind; --max-players of them are kept for players",
-        ),
-        ("--max-unauthenticated", int, d.max_unauthenticated, "connections still signing in"),
-        ("--login-timeout", float, d.login_timeout, "seconds a connection has to sign in"),
-        (
-            "--max-failures",
-            int,
-            d.max_failures,
-            "wrong join codes from one address in 10 minutes before it is refused",
-        ),
+    for flag, text in (
+        ("--max-players", "sessions at a seat, whole host"),
+        ("--max-spectators", "spectators per table"),
+        ("--max-sessions", "sessions of every kind; --max-players of them are kept for players"),
+        ("--max-unauthenticated", "connections still signing in"),
+        ("--login-timeout", "seconds a connection has to sign in"),
+        ("--max-failures", "wrong join codes from one address in 10 minutes before it is refused"),
     ):
+        default = getattr(d, _field(flag))
         group.add_argument(
-            flag, type=kind, default=default, metavar="N", help=f"{text} (default {default:g})"
+            flag, type=type(default), default=default, metavar="N", help=f"{text} (default {default:g})"
         )
-
-
-def limits_from(args: argparse.Namespace) -> Any:
-    from mqtui.net.limits import Limits
-
-    return Limits(
-        max_players=args.max_players,
-        max_spectators=args.max_spectators,
-        max_sessions=args.max_sessions,
-        max_unauthenticated=args.max_unauthenticated,
-        login_timeout=args.login_timeout,
-        max_failures=args.max_failures,
-    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,31 +130,19 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-def _options(args: argparse.Namespace) -> Any:
-    from mqtui.net.serve import ServeOptions
+def _options(args: argparse.Namespace) -> ServeOptions:
+    """ServeOptions from the arguments: each field from the option of its name, but for the few below."""
+    from mqtui.net.limits import Limits
+    from mqtui.net.options import ServeOptions
 
-    return ServeOptions(
-        host=args.host,
-        port=args.port,
-        new=args.new,
-        load=args.load,
+    given = vars(args)
+    options: dict[str, Any] = {f.name: given[f.name] for f in fields(ServeOptions) if f.name in given}
+    options.update(
         seed=args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big"),
-        save=args.save,
-        keys=args.keys,
         packs=args.packs or [],
-        timeout=args.timeout,
-        turn_timeout=args.turn_timeout,
-        abandon=args.abandon,
-        bot_delay=args.bot_delay,
         rate=args.max_rate,
-        socket=args.socket,
         ssh=not args.no_ssh,
-        local_seat=args.local_seat,
-        app=args.app,
-        name=args.name,
-        tables=args.tables,
-        idle=args.idle,
-        max_tables=args.max_tables,
         fork=not args.no_fork,
-        limits=limits_from(args),
+        limits=Limits(**{f.name: given[f.name] for f in fields(Limits) if f.name in given}),
     )
+    return ServeOptions(**options)

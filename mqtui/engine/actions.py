@@ -7,13 +7,106 @@ has a short text form that parses back to the same action, e.g. ``0 move N``, ``
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import msgspec
 
 DIR_LETTERS = "NESW"
 
+# What a player can do: the kind of an action (the save format and the notation spell them so).
+ActionKind = Literal[
+    # ending a decision: building the hero, the action phase, a combat window
+    "done",
+    "end",
+    "pass",
+    # the action phase
+    "move",
+    "search",
+    "deal",
+    "pickup",
+    "buylevel",
+    "challenge",
+    # cards and items
+    "play",
+    "curse",
+    "wall",
+    "shove",
+    "teleport",
+    "equip",
+    "stow",
+    "belt",
+    "discard",
+    "give",
+    # a fight: cards played into it, help asked and answered
+    "enhance",
+    "wander",
+    "use",
+    "dice",
+    "invite",
+    "accept",
+    "decline",
+    # after a fight, and the turn's end
+    "take",
+    "lose",
+    "flee",
+    "charity",
+]
+
+# What happened: the kind of an event. The engine's kinds, then those the hosts add to a game's log.
+EventKind = Literal[
+    "badstuff",
+    "bonus",
+    "boss",
+    "charity",
+    "colour",
+    "combat",
+    "curse",
+    "deal",
+    "death",
+    "dice",
+    "discard",
+    "draw",
+    "drop",
+    "dungeon",
+    "equip",
+    "escape",
+    "explore",
+    "flee",
+    "give",
+    "gold",
+    "hero",
+    "interfere",
+    "invite",
+    "level",
+    "life",
+    "lose",
+    "monster",
+    "move",
+    "moves",
+    "phase",
+    "pickup",
+    "play",
+    "power",
+    "result",
+    "reward",
+    "room",
+    "search",
+    "setup",
+    "start",
+    "turn",
+    "win",
+    # added by the hosts (store, network table), never by the engine
+    "undo",
+    "save",
+    "away",
+    "bot",
+    "timeout",
+]
+EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
+
 # Argument types: card "#12", seat "@2", monster "m3", dir "N", side "heroes"/"monsters",
 # int "5", terms "t2" / "t2!" (first pick), gold "g100". A trailing "?" marks an optional argument.
-SPECS: dict[str, tuple[str, ...]] = {
+SPECS: dict[ActionKind, tuple[str, ...]] = {
     "done": (),
     "end": (),
     "pass": (),
@@ -46,6 +139,8 @@ SPECS: dict[str, tuple[str, ...]] = {
     "invite": ("seat", "terms", "gold"),
 }
 SIDES = ("heroes", "monsters")
+ACTION_KINDS: dict[str, ActionKind] = {kind: kind for kind in get_args(ActionKind)}  # a word -> its kind
+assert set(SPECS) == set(ACTION_KINDS), "every action kind has its arguments in SPECS"
 
 
 class EngineError(Exception):
@@ -62,7 +157,7 @@ class NotationError(EngineError):
 
 class Action(msgspec.Struct, frozen=True, array_like=True):
     seat: int
-    kind: str
+    kind: ActionKind
     a: int = -1
     b: int = -1
     c: int = -1
@@ -74,7 +169,7 @@ class Action(msgspec.Struct, frozen=True, array_like=True):
 class Event(msgspec.Struct, frozen=True, array_like=True):
     """Something that happened. ``text`` is for everyone; ``private`` (if set) replaces it for ``seat``."""
 
-    kind: str
+    kind: EventKind
     text: str
     seat: int = -1
     private: str = ""
@@ -100,6 +195,25 @@ def _fmt(kind: str, value: int) -> str:
     if kind == "gold":
         return f"g{value}"
     return str(value)
+
+
+def terms_words(
+    n: int,
+    first: bool,
+    gold: int,
+    *,
+    first_words: str = " of their choice",
+    join: str = " and ",
+    nothing: str = "glory alone",
+) -> str:
+    """An offer of help (``invite``'s terms) in words: ``n`` Treasures, the helper choosing first if
+    ``first``, and ``gold`` paid now; the log's wording unless the caller gives its own."""
+    parts = []
+    if n:
+        parts.append(f"{n} Treasure{'s' if n > 1 else ''}" + (first_words if first else ""))
+    if gold:
+        parts.append(f"{gold} gold now")
+    return join.join(parts) or nothing
 
 
 def _parse(kind: str, token: str) -> int:
@@ -148,9 +262,9 @@ def parse(text: str) -> Action:
         seat = int(tokens[0])
     except ValueError:
         raise NotationError(f"{text!r}: the seat must be a number") from None
-    kind = tokens[1]
-    if kind not in SPECS:
-        raise NotationError(f"{text!r}: unknown action {kind!r}")
+    kind = ACTION_KINDS.get(tokens[1])
+    if kind is None:
+        raise NotationError(f"{text!r}: unknown action {tokens[1]!r}")
     spec = SPECS[kind]
     rest = tokens[2:]
     required = sum(1 for k in spec if not k.endswith("?"))

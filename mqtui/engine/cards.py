@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from mqtui.engine.defs import Content, DxmDef, MonsterDef, Power, RoomDef, TreasureDef
 
-DXM = "dxm"
-TREASURE = "treasure"
-MONSTER = "monster"
+Deck = Literal["dxm", "treasure", "monster"]  # the three card decks
+DXM: Final = "dxm"
+TREASURE: Final = "treasure"
+MONSTER: Final = "monster"
 
 
 class Traits(NamedTuple):
@@ -24,7 +25,7 @@ class Traits(NamedTuple):
 @dataclass
 class CardTable:
     content: Content
-    deck_of: list[str] = field(default_factory=list)
+    deck_of: list[Deck] = field(default_factory=list)
     dxm: dict[int, DxmDef] = field(default_factory=dict)
     treasure: dict[int, TreasureDef] = field(default_factory=dict)
     monster: dict[int, MonsterDef] = field(default_factory=dict)
@@ -55,21 +56,25 @@ class CardTable:
             table.tiles[room.tile] = (*table.tiles[room.tile], i)
         return table
 
-    def _add(self, deck: str, card_id: str, name: str) -> None:
+    def _add(self, deck: Deck, card_id: str, name: str) -> None:
         self.by_id.setdefault(card_id, []).append(len(self.deck_of))
         self.deck_of.append(deck)
         self.names.append(name)
 
-    def uids(self, deck: str) -> list[int]:
+    def uids(self, deck: Deck) -> list[int]:
         return [uid for uid, d in enumerate(self.deck_of) if d == deck]
 
     def room(self, index: int) -> RoomDef:
         return self.content.entrance if index < 0 else self.content.rooms[index]
 
-    def card_id(self, uid: int) -> str:
+    def card(self, uid: int) -> DxmDef | TreasureDef | MonsterDef:
+        """The definition of a physical card, whichever deck it is from."""
         deck = self.deck_of[uid]
         if deck == DXM:
-            return self.dxm[uid].id
+            return self.dxm[uid]
         if deck == TREASURE:
-            return self.treasure[uid].id
-        return self.monster[uid].id
+            return self.treasure[uid]
+        return self.monster[uid]
+
+    def card_id(self, uid: int) -> str:
+        return self.card(uid).id

@@ -1,25 +1,22 @@
 """Content definitions: the shapes of rooms, monsters and cards as loaded from ``seeds/``.
 
 These are frozen value objects. The loader (:mod:`mqtui.engine.content`) builds them from TOML and
-validates them; the rules engine only ever reads them. Every string "kind" below is one word of a
-small, closed vocabulary listed next to it: rules that vary per card are data, and only genuinely new
-mechanics are code.
+validates them; the rules engine only ever reads them. Every "kind" below is one word of a small,
+closed vocabulary (a ``Literal`` type, so that mypy checks the engine's words and msgspec refuses any
+other word on load): rules that vary per card are data, and only genuinely new mechanics are code.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
-
-COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "orange", "purple")
-DIRS: tuple[str, ...] = ("N", "E", "S", "W")
 
 Colour = Literal["red", "blue", "green", "yellow", "orange", "purple"]
 Dir = Literal["N", "E", "S", "W"]
 
 # Effects: Bad Stuff of monsters and curses share this vocabulary.
-EFFECT_KINDS: tuple[str, ...] = (
+EffectKind = Literal[
     "lose_levels",  # amount: levels lost (never below 1)
     "lose_slot",  # slot: the item worn in that slot ("head", "armor", "feet", "hand", "big")
     "lose_item",  # amount: items in use/belt/backpack lost, chosen by the victim
@@ -31,10 +28,11 @@ EFFECT_KINDS: tuple[str, ...] = (
     "lose_life",  # amount: extra Life lost (can kill)
     "to_entrance",  # the hero is moved to the Entrance
     "death",  # the hero dies
-)
+]
+LoseSlot = Literal["head", "armor", "feet", "hand", "big"]  # what a "lose_slot" effect takes
 
 # Powers of races and classes.
-POWER_KINDS: tuple[str, ...] = (
+PowerKind = Literal[
     "combat_bonus",  # amount: always added to the hero's strength
     "bonus_vs_tag",  # amount, tag: added against monsters with that tag
     "escape_bonus",  # amount: added to each run-away d6
@@ -47,9 +45,9 @@ POWER_KINDS: tuple[str, ...] = (
     "d10_escape",  # d10 power: after a lost fight, roll d10; if <= Level, no Bad Stuff at all
     "d10_heal",  # d10 power: at the start of the turn, if hurt, roll d10; if <= Level, +1 Life
     "d10_treasure",  # d10 power: after a won fight, roll d10; if <= Level, one more Treasure
-)
+]
 
-ROOM_RULE_KINDS: tuple[str, ...] = (
+RoomRuleKind = Literal[
     "no_help",  # nobody may help in a fight here
     "monster_dice",  # amount: monsters roll this many dice here (2 = two dice)
     "leave_cost",  # amount: extra Moves to leave this room (not when fleeing)
@@ -57,25 +55,26 @@ ROOM_RULE_KINDS: tuple[str, ...] = (
     "hero_bonus",  # amount, who: heroes of that race/class (or all, if who is "") get this bonus
     "escape_bonus",  # amount: added to run-away rolls here
     "heal_on_enter",  # amount: a hero that enters gains this much Life (up to max)
-)
+]
 
-DEAL_KINDS: tuple[str, ...] = (
+DealKind = Literal[
     "buy_treasure",  # price: pay gold, draw amount Treasure cards
     "heal",  # price: pay gold, gain amount Life (not above max)
     "sell",  # amount: percent of an item's gold value paid for it (an item in hand or carried)
     "swap_card",  # discard a card from hand, draw a DxM card
     "shrine",  # who: race/class favoured; gives: "life" | "dxm" | "treasure"; price
     "buy_dxm",  # price: pay gold, draw amount DxM cards
-)
+]
+ShrineGift = Literal["life", "dxm", "treasure"]
 
-MOVE_KINDS: tuple[str, ...] = ("normal", "fast", "slow", "lurking", "contrary", "weird")
-WEIRD_KINDS: tuple[str, ...] = ("hunts", "blinks", "follows_last")
+MoveKind = Literal["normal", "fast", "slow", "lurking", "contrary", "weird"]
+WeirdKind = Literal["hunts", "blinks", "follows_last"]
 
-SLOTS: tuple[str, ...] = ("head", "armor", "feet", "hand", "two_hands", "trinket")
-TREASURE_KINDS: tuple[str, ...] = ("equipment", "oneshot", "level")
-ONESHOT_USES: tuple[str, ...] = ("bonus", "heal", "moves")
+Slot = Literal["head", "armor", "feet", "hand", "two_hands", "trinket"]
+TreasureKind = Literal["equipment", "oneshot", "level"]
+OneshotUse = Literal["bonus", "heal", "moves"]
 
-DXM_KINDS: tuple[str, ...] = (
+DxmKind = Literal[
     "race",  # race: id of a race
     "class",  # klass: id of a class
     "half_breed",  # lets the hero keep two race cards
@@ -87,12 +86,53 @@ DXM_KINDS: tuple[str, ...] = (
     "dice",  # action: "reroll" | "plus" (amount added to one die, may be negative)
     "moves",  # amount: extra Moves this turn
     "level",  # go up a level (never to 10)
-)
-DUNGEON_ACTIONS: tuple[str, ...] = ("wall_to_door", "move_monster", "teleport")
-DICE_ACTIONS: tuple[str, ...] = ("reroll", "plus")
+]
+DungeonAction = Literal["wall_to_door", "move_monster", "teleport"]
+DiceAction = Literal["reroll", "plus"]
 
-SEARCH_RESULTS: tuple[str, ...] = ("monster", "nothing", "gold", "treasure")
-CONNECTIONS: tuple[str, ...] = ("passage", "door", "locked", "hidden", "wall")
+SearchResult = Literal["monster", "nothing", "gold", "treasure"]
+Connection = Literal["passage", "door", "locked", "hidden", "wall"]
+
+# The same vocabularies as tuples, in the order written above.
+COLOURS: tuple[Colour, ...] = get_args(Colour)
+DIRS: tuple[Dir, ...] = get_args(Dir)
+EFFECT_KINDS: tuple[EffectKind, ...] = get_args(EffectKind)
+LOSE_SLOTS: tuple[LoseSlot, ...] = get_args(LoseSlot)
+POWER_KINDS: tuple[PowerKind, ...] = get_args(PowerKind)
+ROOM_RULE_KINDS: tuple[RoomRuleKind, ...] = get_args(RoomRuleKind)
+DEAL_KINDS: tuple[DealKind, ...] = get_args(DealKind)
+SHRINE_GIFTS: tuple[ShrineGift, ...] = get_args(ShrineGift)
+MOVE_KINDS: tuple[MoveKind, ...] = get_args(MoveKind)
+WEIRD_KINDS: tuple[WeirdKind, ...] = get_args(WeirdKind)
+SLOTS: tuple[Slot, ...] = get_args(Slot)
+TREASURE_KINDS: tuple[TreasureKind, ...] = get_args(TreasureKind)
+ONESHOT_USES: tuple[OneshotUse, ...] = get_args(OneshotUse)
+DXM_KINDS: tuple[DxmKind, ...] = get_args(DxmKind)
+DUNGEON_ACTIONS: tuple[DungeonAction, ...] = get_args(DungeonAction)
+DICE_ACTIONS: tuple[DiceAction, ...] = get_args(DiceAction)
+SEARCH_RESULTS: tuple[SearchResult, ...] = get_args(SearchResult)
+CONNECTIONS: tuple[Connection, ...] = get_args(Connection)
+
+# What a wrong word of each vocabulary is called in a loader's message ("unknown effect kind ...").
+VOCABULARIES: dict[tuple[str, ...], str] = {
+    COLOURS: "colour",
+    DIRS: "side",
+    EFFECT_KINDS: "effect kind",
+    LOSE_SLOTS: "slot",
+    POWER_KINDS: "power kind",
+    ROOM_RULE_KINDS: "room rule kind",
+    DEAL_KINDS: "deal kind",
+    SHRINE_GIFTS: "shrine gift",
+    MOVE_KINDS: "move type",
+    WEIRD_KINDS: "weird rule",
+    SLOTS: "slot",
+    TREASURE_KINDS: "treasure kind",
+    ONESHOT_USES: "use",
+    DXM_KINDS: "DxM kind",
+    DUNGEON_ACTIONS + DICE_ACTIONS: "card action",
+    SEARCH_RESULTS: "result",
+    CONNECTIONS: "connection",
+}
 
 
 class Def(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -100,13 +140,13 @@ class Def(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True)
 
 
 class Effect(Def, frozen=True):
-    kind: str
+    kind: EffectKind
     amount: int = 1
-    slot: str = ""
+    slot: LoseSlot | Literal[""] = ""
 
 
 class Power(Def, frozen=True):
-    kind: str
+    kind: PowerKind
     amount: int = 0
     tag: str = ""
 
@@ -118,32 +158,35 @@ class Bonus(Def, frozen=True):
     amount: int
 
 
-class RaceDef(Def, frozen=True):
+class HeroCardDef(Def, frozen=True):
+    """What races and classes share: a name, a rule text and powers."""
+
     id: str
     name: str
     text: str
     powers: tuple[Power, ...] = ()
 
 
-class ClassDef(Def, frozen=True):
-    id: str
-    name: str
-    text: str
-    powers: tuple[Power, ...] = ()
+class RaceDef(HeroCardDef, frozen=True):
+    pass
+
+
+class ClassDef(HeroCardDef, frozen=True):
+    pass
 
 
 class RoomRule(Def, frozen=True):
-    kind: str
+    kind: RoomRuleKind
     amount: int = 0
     who: str = ""
 
 
 class Deal(Def, frozen=True):
-    kind: str
+    kind: DealKind
     price: int = 0
     amount: int = 1
     who: str = ""
-    gives: str = ""
+    gives: ShrineGift | Literal[""] = ""
 
 
 class RoomDef(Def, frozen=True):
@@ -154,7 +197,9 @@ class RoomDef(Def, frozen=True):
     text: str = ""  # the room's rule and Deal in plain words
     tile: int = 0  # rooms sharing a tile number are its two faces (0 for the Entrance)
     search: int = 0  # modifier to Search rolls here
-    arrows: dict[str, str] = {}  # colour -> side ("N", "E", "S", "W"); a missing colour has no arrow
+    arrows: dict[
+        str, Dir
+    ] = {}  # (keys: Colour, checked by the loader; heroes' colours are plain str)  # colour -> side ("N", "E", "S", "W"); a missing colour has no arrow
     rules: tuple[RoomRule, ...] = ()
     deal: Deal | None = None
 
@@ -167,8 +212,8 @@ class MonsterDef(Def, frozen=True):
     text: str  # the Bad Stuff in plain words
     flavour: str = ""
     levels: int = 1  # levels gained by killing it
-    move: str = "normal"
-    weird: str = ""  # the rule of a "weird" mover
+    move: MoveKind = "normal"
+    weird: WeirdKind | Literal[""] = ""  # the rule of a "weird" mover
     ignores: int = 0  # ignores heroes of this Level or lower (0: ignores nobody)
     tags: tuple[str, ...] = ()
     bonuses: tuple[Bonus, ...] = ()  # against races, classes
@@ -179,14 +224,14 @@ class MonsterDef(Def, frozen=True):
 class TreasureDef(Def, frozen=True):
     id: str
     name: str
-    kind: str
+    kind: TreasureKind
     text: str
     gold: int = 0
-    slot: str = ""  # equipment only
+    slot: Slot | Literal[""] = ""  # equipment only
     big: bool = False
     bonus: int = 0  # combat bonus (equipment in use, or a one-shot's bonus for the side it is used on)
     bonuses: tuple[Bonus, ...] = ()  # extra bonus against monster tags
-    use: str = ""  # one-shots: "bonus", "heal", "moves"
+    use: OneshotUse | Literal[""] = ""  # one-shots: "bonus", "heal", "moves"
     amount: int = 0  # one-shots: Life or Moves
     thrown: bool = False  # one-shot usable from an adjacent room
     only: tuple[str, ...] = ()  # usable only by these races/classes
@@ -197,14 +242,14 @@ class TreasureDef(Def, frozen=True):
 class DxmDef(Def, frozen=True):
     id: str
     name: str
-    kind: str
+    kind: DxmKind
     text: str
     race: str = ""
     klass: str = ""
     effects: tuple[Effect, ...] = ()
     amount: int = 0
     treasures: int = 0
-    action: str = ""
+    action: DungeonAction | DiceAction | Literal[""] = ""
     count: int = 1
 
 
@@ -213,13 +258,14 @@ class SearchRow(Def, frozen=True):
 
     low: int
     high: int
-    result: str
+    result: SearchResult
     gold: int = 0
     treasures: int = 0
 
 
 class Tables(Def, frozen=True):
     search: tuple[SearchRow, ...]
+    # (keys: Connection, checked by the loader: the edges of a State are plain str)
     bag: dict[str, int]  # connection kind -> count
     move_cost: dict[str, int]  # connection kind -> Moves (walls absent: impassable)
 

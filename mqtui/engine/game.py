@@ -12,67 +12,41 @@ from collections.abc import Sequence
 import msgspec
 
 from mqtui.engine import rng
-from mqtui.engine.actions import DIR_LETTERS, SPECS, Action, Event, IllegalAction
+from mqtui.engine.actions import DIR_LETTERS, Action, Event, IllegalAction
 from mqtui.engine.board import (
-    DIR_NAMES,
     draw,
     draw_to_hand,
     hero_room,
     move_monsters,
-    place_room,
     roll_colour,
-    room_def,
-    room_name,
-    spawn_monster,
-    step_target,
-)
-from mqtui.engine.board import (
-    discard as discard_card,
 )
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.combat import (
     fight_monsters,
     flee_options,
     hostile_monsters,
-    resolve,
-    roll_dice,
     start_combat,
 )
-from mqtui.engine.defs import COLOURS, Content, Deal
+from mqtui.engine.defs import COLOURS, Content
+from mqtui.engine.handlers import HANDLERS, do_flee
 from mqtui.engine.heroes import (
     HAND_LIMIT,
     MAX_LEVEL,
-    apply_effects,
     can_equip,
     carried,
     d10_power,
-    describe,
     heal,
     power_total,
-    remove_card,
-    set_level,
 )
-from mqtui.engine.legal import LEVEL_PRICE, deciding, legal_actions, move_cost
+from mqtui.engine.legal import LEVEL_PRICE, deciding, legal_actions
 from mqtui.engine.state import (
-    ACT,
-    CHARITY,
     DX,
     DY,
-    FLEE,
-    INVITE,
-    LOSE_ITEM,
-    REWARD,
-    SETUP,
-    STAGE_CHARITY,
-    STAGE_OVER,
-    STAGE_SETUP,
-    STAGE_TURN,
-    WINDOW,
-    Combat,
     Frame,
+    FrameKind,
     Hero,
-    Mod,
     Room,
+    Stage,
     State,
     cell_key,
     edge_key,
@@ -81,7 +55,6 @@ from mqtui.engine.state import (
 START_CARDS = 3
 START_MOVES = 3
 DEATH_CARDS = 2
-HANDLERS = {kind: "_do_" + kind for kind in SPECS}  # action kind -> the Engine method that applies it
 
 
 def copy_state(s: State) -> State:
@@ -137,7 +110,7 @@ class Engine:
         for hero in s.heroes:
             draw_to_hand(t, s, ev, hero, DXM, START_CARDS)
             draw_to_hand(t, s, ev, hero, TREASURE, START_CARDS)
-        s.frames = [Frame(kind=SETUP, seat=h.seat) for h in reversed(s.heroes)]
+        s.frames = [Frame(kind=FrameKind.SETUP, seat=h.seat) for h in reversed(s.heroes)]
         ev.append(Event("phase", "Before the first turn, each player may build their hero from their hand."))
         return s, ev
 
@@ -171,7 +144,7 @@ class Engine:
 
     def explain(self, s: State, action: Action) -> str:
         """Why an action is not legal now, in words for the player."""
-        if s.stage == STAGE_OVER:
+        if s.stage == Stage.OVER:
             return "the game is over"
         who = deciding(s)
         if not 0 <= action.seat < len(s.heroes):
@@ -197,7 +170,7 @@ class Engine:
         f = s.frames[-1]
         k = action.kind
         card = action.a if 0 <= action.a < len(t.names) else -1
-        if f.kind != ACT or s.combat is not None:
+        if f.kind != FrameKind.ACT or s.combat is not None:
             if k == "invite" and s.combat is not None and 0 <= action.a < len(s.heroes):
                 other = s.heroes[action.a]
                 if s.combat.boss and other.level < MAX_LEVEL:
@@ -256,7 +229,7 @@ class Engine:
         if action not in self.legal(s, action.seat):
             raise IllegalAction(self.explain(s, action))
         ev: list[Event] = []
-        getattr(self, HANDLERS[action.kind])(s, action, ev)
+        HANDLERS[action.kind](self.cards, s, action, ev)
         s.n += 1
         s.actions += 1
         self._advance(s, ev)
@@ -264,16 +237,16 @@ class Engine:
 
     def _advance(self, s: State, ev: list[Event]) -> None:
         """Run everything automatic until someone must decide or the game is over."""
-        while s.stage != STAGE_OVER:
+        while s.stage != Stage.OVER:
             if s.frames:
                 if self._settle_frame(s, ev):
                     continue
                 return
-            if s.stage == STAGE_SETUP:
-                s.stage = STAGE_TURN
+            if s.stage == Stage.SETUP:
+                s.stage = Stage.TURN
                 self._begin_turn(s, ev, 0)
-            elif s.stage == STAGE_TURN:
-                s.stage = STAGE_CHARITY
+            elif s.stage == Stage.TURN:
+                s.stage = Stage.CHARITY
                 hero = s.heroes[s.active]
                 excess = len(hero.hand) - HAND_LIMIT
                 if excess > 0:
@@ -287,13 +260,13 @@ class Engine:
                             f"Charity: {hero.name} holds {len(hero.hand)} cards ({HAND_LIMIT} at most) and must {to}.",
                         )
                     )
-                    s.frames.append(Frame(kind=CHARITY, seat=hero.seat, n=excess, target=target))
+                    s.frames.append(Frame(kind=FrameKind.CHARITY, seat=hero.seat, n=excess, target=target))
             else:
                 self._monster_phase(s, ev)
                 nxt = (s.active + 1) % len(s.heroes)
                 if nxt == 0:
                     s.round += 1
-                s.stage = STAGE_TURN
+                s.stage = Stage.TURN
                 self._begin_turn(s, ev, nxt)
 
     def _settle_frame(self, s: State, ev: list[Event]) -> bool:
@@ -302,7 +275,7 @@ class Engine:
         f = s.frames[-1]
         hero = s.heroes[f.seat]
         k = f.kind
-        if k == ACT:
+        if k == FrameKind.ACT:
             if hero.dead:
                 s.frames.pop()
                 return True
@@ -320,7 +293,7 @@ class Engine:
                     start_combat(t, s, ev, hero, hostile)
                     return True
             return False
-        if k == FLEE:
+        if k == FrameKind.FLEE:
             if hero.dead or cell_key(hero.x, hero.y) != f.target:
                 s.frames.pop()
                 return True
@@ -329,25 +302,25 @@ class Engine:
                 s.frames.pop()
                 ev.append(Event("flee", f"{hero.name} has nowhere to run and stays put."))
                 if hero.seat == s.active:
-                    s.frames = [fr for fr in s.frames if fr.kind != ACT]
+                    s.frames = [fr for fr in s.frames if fr.kind != FrameKind.ACT]
                     ev.append(Event("phase", f"{hero.name}'s action phase ends."))
                 return True
             if len(options) == 1:
-                self._do_flee(s, Action(hero.seat, "flee", options[0]), ev)
+                do_flee(t, s, Action(hero.seat, "flee", options[0]), ev)
                 return True
             return False
-        if k == LOSE_ITEM:
+        if k == FrameKind.LOSE_ITEM:
             if hero.dead or not carried(hero) or f.n <= 0:
                 s.frames.pop()
                 return True
             return False
-        if k == REWARD:
+        if k == FrameKind.REWARD:
             active = s.heroes[s.active]
             if f.n <= 0 or not any(u in active.hand for u in f.options) or s.heroes[f.target].dead:
                 s.frames.pop()
                 return True
             return False
-        if k == CHARITY:
+        if k == FrameKind.CHARITY:
             if len(hero.hand) <= HAND_LIMIT:
                 s.frames.pop()
                 return True
@@ -369,7 +342,7 @@ class Engine:
         if hero.life < hero.max_life and d10_power(t, s, ev, hero, "d10_heal", "healing prayer"):
             heal(hero, ev, 1, "d10 power")
         draw_to_hand(t, s, ev, hero, DXM)
-        s.frames.append(Frame(kind=ACT, seat=seat))
+        s.frames.append(Frame(kind=FrameKind.ACT, seat=seat))
 
     def _monster_phase(self, s: State, ev: list[Event]) -> None:
         t = self.cards
@@ -379,448 +352,17 @@ class Engine:
                 draw_to_hand(t, s, ev, hero, DXM)
         move_monsters(t, s, ev, colour)
 
-    # -- action handlers: one per action kind ---------------------------------------------------------
-
-    def _do_done(self, s: State, a: Action, ev: list[Event]) -> None:
-        s.frames.pop()
-        ev.append(
-            Event("setup", f"{s.heroes[a.seat].name} is ready: {describe(self.cards, s.heroes[a.seat])}.")
-        )
-
-    def _do_end(self, s: State, a: Action, ev: list[Event]) -> None:
-        s.frames.pop()
-        ev.append(Event("phase", f"{s.heroes[a.seat].name} ends the action phase."))
-
-    def _spend(self, hero: Hero, n: int = 1) -> None:
-        hero.moves -= n
-        hero.moved = True
-
-    def _do_move(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero = s.heroes[a.seat]
-        cost = move_cost(t, s, hero, a.a)
-        assert cost is not None
-        kind = s.edges[edge_key(hero.x, hero.y, a.a)]
-        self._spend(hero, cost)
-        x, y = hero.x + DX[a.a], hero.y + DY[a.a]
-        how = f"{DIR_NAMES[a.a]} through a {kind} ({cost} Move{'s' if cost != 1 else ''})"
-        if cell_key(x, y) in s.grid:
-            hero.x, hero.y = x, y
-            ev.append(Event("move", f"{hero.name} goes {how} to {room_name(t, s, x, y)}."))
-            self._entered(s, hero, ev)
-            return
-        ev.append(Event("explore", f"{hero.name} explores {how}."))
-        draw_to_hand(t, s, ev, hero, DXM)
-        place_room(t, s, ev, x, y)
-        hero.x, hero.y = x, y
-        hero.explored = True
-        spawn_monster(t, s, ev, x, y, "A monster lives here")
-
-    def _entered(self, s: State, hero: Hero, ev: list[Event]) -> None:
-        """A hero entered a placed room (moving, fleeing, teleporting, joining a fight): room effects."""
-        t = self.cards
-        rdef = room_def(t, hero_room(s, hero))
-        for rule in rdef.rules:
-            if rule.kind == "heal_on_enter":
-                heal(hero, ev, rule.amount, rdef.name)
-
-    def _do_deal(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero = s.heroes[a.seat]
-        rdef = room_def(t, hero_room(s, hero))
-        deal = rdef.deal
-        assert isinstance(deal, Deal)
-        self._spend(hero)
-        k = deal.kind
-        where = rdef.name
-        if k in ("buy_treasure", "buy_dxm", "heal", "shrine"):
-            hero.gold -= deal.price
-            paid = f" pays {deal.price} gold and" if deal.price else ""
-            ev.append(Event("deal", f"{hero.name}{paid} takes the Deal of {where}."))
-            gives = {"buy_treasure": "treasure", "buy_dxm": "dxm", "heal": "life"}.get(k, deal.gives)
-            if gives == "life":
-                heal(hero, ev, deal.amount, where)
-            else:
-                draw_to_hand(t, s, ev, hero, TREASURE if gives == "treasure" else DXM, deal.amount)
-        elif k == "sell":
-            item = t.treasure[a.a]
-            value = item.gold * deal.amount // 100 * (100 + power_total(t, hero, "sell_bonus")) // 100
-            remove_card(hero, a.a)
-            discard_card(t, s, a.a)
-            hero.gold += value
-            ev.append(Event("deal", f"{hero.name} sells {item.name} for {value} gold in {where}."))
-        elif k == "swap_card":
-            remove_card(hero, a.a)
-            discard_card(t, s, a.a)
-            ev.append(
-                Event("deal", f"{hero.name} swaps a card in {where}.", hero.seat, f"You swap {t.names[a.a]}.")
-            )
-            draw_to_hand(t, s, ev, hero, DXM)
-
-    def _do_pickup(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero = s.heroes[a.seat]
-        pile = hero_room(s, hero).piles.pop(a.a)
-        self._spend(hero)
-        hero.hand.extend(pile)
-        ev.append(Event("pickup", f"{hero.name} picks up {', '.join(t.names[u] for u in pile)}."))
-
-    def _do_search(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero = s.heroes[a.seat]
-        room = hero_room(s, hero)
-        rdef = room_def(t, room)
-        self._spend(hero)
-        die = rng.roll(s, 10)
-        mods = rdef.search + power_total(t, hero, "search_bonus") - (2 if room.searched else 0)
-        total = die + mods
-        # once the whole dungeon is laid out, a room never runs dry (our rule: else a table could be left
-        # with no monster to kill and no way to reach Level 10)
-        room.searched = 1 if not s.tiles else room.searched + 1
-        row = next(r for r in t.content.tables.search if r.low <= total <= r.high)
-        state = "Ransacked" if room.searched == 1 else "Looted out"
-        ev.append(
-            Event(
-                "search",
-                f"{hero.name} searches {rdef.name}: d10 {die} {mods:+d} = {total}: {row.result}. Now {state}.",
-            )
-        )
-        if row.result == "monster":
-            spawn_monster(t, s, ev, hero.x, hero.y, "A wandering monster")
-        if row.gold:
-            hero.gold += row.gold
-            ev.append(Event("gold", f"{hero.name} finds {row.gold} gold."))
-        if row.treasures:
-            draw_to_hand(t, s, ev, hero, TREASURE, row.treasures)
-
-    def _do_play(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero = s.heroes[a.seat]
-        uid = a.a
-        remove_card(hero, uid)
-        if t.deck_of[uid] == TREASURE:
-            item = t.treasure[uid]
-            ev.append(Event("play", f"{hero.name} uses {item.name}."))
-            if item.kind == "level":
-                set_level(t, s, ev, hero, hero.level + 1, item.name)
-            elif item.use == "heal":
-                heal(hero, ev, max(1, item.amount), item.name)
-            elif item.use == "moves":
-                hero.moves += max(1, item.amount)
-                ev.append(
-                    Event("moves", f"{hero.name} gains {max(1, item.amount)} Moves: {hero.moves} left.")
-                )
-            discard_card(t, s, uid)
-            return
-        d = t.dxm[uid]
-        ev.append(Event("play", f"{hero.name} plays {d.name}."))
-        if d.kind in ("race", "class"):
-            cards = hero.races if d.kind == "race" else hero.classes
-            extra = hero.half_breed if d.kind == "race" else hero.super_munchkin
-            if extra < 0 or len(cards) >= 2:
-                for old in cards:
-                    discard_card(t, s, old)
-                cards.clear()
-            cards.append(uid)
-            what = describe(t, hero)
-            ev.append(Event("hero", f"{hero.name} is now {'an' if what[:1] in 'AEIOU' else 'a'} {what}."))
-        elif d.kind == "half_breed":
-            hero.half_breed = uid
-        elif d.kind == "super_munchkin":
-            hero.super_munchkin = uid
-        elif d.kind == "level":
-            set_level(t, s, ev, hero, hero.level + max(1, d.amount), d.name)
-            discard_card(t, s, uid)
-        elif d.kind == "moves":
-            hero.moves += d.amount
-            ev.append(Event("moves", f"{hero.name} gains {d.amount} Moves: {hero.moves} left."))
-            discard_card(t, s, uid)
-
-    def _do_curse(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero, victim = s.heroes[a.seat], s.heroes[a.b]
-        remove_card(hero, a.a)
-        d = t.dxm[a.a]
-        ev.append(Event("curse", f"{hero.name} curses {victim.name} with {d.name}: {d.text}"))
-        apply_effects(t, s, ev, victim, d.effects, d.name)
-        discard_card(t, s, a.a)
-
-    def _do_wall(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        s.edges[edge_key(hero.x, hero.y, a.b)] = "door"
-        ev.append(
-            Event(
-                "dungeon",
-                f"{hero.name} plays {self.cards.names[a.a]}: the {DIR_NAMES[a.b]} wall becomes a door.",
-            )
-        )
-        discard_card(self.cards, s, a.a)
-
-    def _do_shove(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        m = next(m for m in s.monsters if m.id == a.b)
-        dest = step_target(s, m.x, m.y, a.c)
-        assert dest is not None
-        m.x, m.y = dest
-        ev.append(
-            Event(
-                "dungeon",
-                f"{hero.name} plays {t.names[a.a]}: {t.monster[m.card].name} is shoved to {room_name(t, s, *dest)}.",
-            )
-        )
-        discard_card(t, s, a.a)
-
-    def _do_teleport(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        hero.x, hero.y = a.b, a.c
-        ev.append(
-            Event("dungeon", f"{hero.name} plays {t.names[a.a]} and appears in {room_name(t, s, a.b, a.c)}.")
-        )
-        discard_card(t, s, a.a)
-        self._entered(s, hero, ev)
-
-    def _do_equip(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        hero.equipped.append(a.a)
-        ev.append(Event("equip", f"{hero.name} equips {self.cards.names[a.a]}."))
-
-    def _do_stow(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        hero.backpack.append(a.a)
-        ev.append(Event("equip", f"{hero.name} puts {self.cards.names[a.a]} in the backpack."))
-
-    def _do_belt(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        hero.belt.append(a.a)
-        ev.append(Event("equip", f"{hero.name} hangs {self.cards.names[a.a]} on the belt."))
-
-    def _do_discard(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        discard_card(self.cards, s, a.a)
-        ev.append(Event("discard", f"{hero.name} discards {self.cards.names[a.a]}."))
-
-    def _do_give(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero, other = s.heroes[a.seat], s.heroes[a.b]
-        public = a.a not in hero.hand
-        remove_card(hero, a.a)
-        other.hand.append(a.a)
-        name = self.cards.names[a.a]
-        if public:
-            ev.append(Event("give", f"{hero.name} gives {name} to {other.name}."))
-        else:
-            ev.append(
-                Event(
-                    "give",
-                    f"{hero.name} gives a card to {other.name}.",
-                    hero.seat,
-                    f"You give {name} to {other.name}.",
-                )
-            )
-            ev.append(Event("give", "", other.seat, f"{hero.name} gives you {name}."))
-
-    def _do_buylevel(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero = s.heroes[a.seat]
-        hero.gold -= LEVEL_PRICE
-        ev.append(Event("gold", f"{hero.name} spends {LEVEL_PRICE} gold on a level."))
-        set_level(self.cards, s, ev, hero, hero.level + 1, "bought")
-
-    def _do_challenge(self, s: State, a: Action, ev: list[Event]) -> None:
-        hero = s.heroes[a.seat]
-        m = next(m for m in s.monsters if m.id == a.a)
-        ev.append(Event("combat", f"{hero.name} challenges {self.cards.monster[m.card].name}."))
-        start_combat(self.cards, s, ev, hero, [m])
-
-    # combat windows
-
-    def _do_pass(self, s: State, a: Action, ev: list[Event]) -> None:
-        f = s.frames[-1]
-        f.passes += 1
-        if f.passes < len(s.heroes):
-            f.seat = (f.seat + 1) % len(s.heroes)
-            return
-        s.frames.pop()
-        if f.stage == "pre":
-            roll_dice(self.cards, s, ev)
-        else:
-            resolve(self.cards, s, ev)
-
-    def _card_played(self, s: State) -> None:
-        s.frames[-1].passes = 0
-
-    def _take_combat_card(self, s: State, a: Action) -> tuple[Combat, Hero]:
-        """The fight and the hero playing a card into it; the card leaves the hero's hand or belt."""
-        c = s.combat
-        assert c is not None
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        return c, hero
-
-    def _do_enhance(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        c, hero = self._take_combat_card(s, a)
-        d = t.dxm[a.a]
-        target = "the boss" if c.boss else t.monster[next(m.card for m in s.monsters if m.id == a.b)].name
-        c.mods.append(Mod(d.name, d.amount, 1, a.b))
-        c.extra_treasures += d.treasures
-        ev.append(Event("interfere", f"{hero.name} plays {d.name} on {target}: {d.amount:+d}."))
-        discard_card(t, s, a.a)
-        self._card_played(s)
-
-    def _do_wander(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        c, hero = self._take_combat_card(s, a)
-        ev.append(Event("interfere", f"{hero.name} plays {t.names[a.a]}!"))
-        discard_card(t, s, a.a)
-        m = spawn_monster(t, s, ev, c.x, c.y, "A wandering monster joins the fight")
-        if m is not None:
-            c.monsters.append(m.id)
-        self._card_played(s)
-
-    def _do_use(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        c, hero = self._take_combat_card(s, a)
-        item = t.treasure[a.a]
-        c.mods.append(Mod(item.name, item.bonus, a.b))
-        side = "the heroes" if a.b == 0 else "the monsters"
-        how = "throws" if item.thrown else "uses"
-        ev.append(Event("interfere", f"{hero.name} {how} {item.name} for {side}: {item.bonus:+d}."))
-        discard_card(t, s, a.a)
-        self._card_played(s)
-
-    def _do_dice(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        c, hero = self._take_combat_card(s, a)
-        d = t.dxm[a.a]
-        side = "heroes'" if a.b == 0 else "monsters'"
-        if d.action == "reroll":
-            if a.b == 0:
-                c.hero_die = rng.roll(s, 6)
-                new = str(c.hero_die)
-            else:
-                c.monster_dice = [rng.roll(s, 6) for _ in c.monster_dice]
-                new = "+".join(map(str, c.monster_dice))
-            ev.append(Event("dice", f"{hero.name} plays {d.name}: the {side} die is rolled again: {new}."))
-        else:
-            c.die_mods.append(Mod(d.name, d.amount, a.b))
-            ev.append(Event("dice", f"{hero.name} plays {d.name}: {d.amount:+d} to the {side} die."))
-        discard_card(t, s, a.a)
-        self._card_played(s)
-
-    def _do_invite(self, s: State, a: Action, ev: list[Event]) -> None:
-        c = s.combat
-        assert c is not None
-        hero, other = s.heroes[a.seat], s.heroes[a.a]
-        c.invited.append(other.seat)
-        n, first = a.b % 10, a.b >= 10
-        s.frames.append(Frame(kind=INVITE, seat=other.seat, n=n, first=first, target=a.c))
-        ev.append(
-            Event("invite", f"{hero.name} asks {other.name} to help, offering {_terms(n, first, a.c)}.")
-        )
-
-    def _do_accept(self, s: State, a: Action, ev: list[Event]) -> None:
-        c = s.combat
-        assert c is not None
-        f = s.frames.pop()
-        hero, helper = s.heroes[c.active], s.heroes[a.seat]
-        c.helper = helper.seat
-        c.terms_treasures, c.terms_first, c.terms_gold = f.n, f.first, f.target
-        if f.target:
-            hero.gold -= f.target
-            helper.gold += f.target
-        moved = (helper.x, helper.y) != (c.x, c.y)
-        helper.x, helper.y = c.x, c.y
-        ev.append(
-            Event(
-                "invite", f"{helper.name} accepts and joins the fight for {_terms(f.n, f.first, f.target)}."
-            )
-        )
-        if moved:
-            self._entered(s, helper, ev)
-        self._card_played(s)
-
-    def _do_decline(self, s: State, a: Action, ev: list[Event]) -> None:
-        s.frames.pop()
-        ev.append(Event("invite", f"{s.heroes[a.seat].name} declines to help."))
-
-    # after combat
-
-    def _do_take(self, s: State, a: Action, ev: list[Event]) -> None:
-        f = s.frames[-1]
-        active, helper = s.heroes[s.active], s.heroes[f.target]
-        active.hand.remove(a.a)
-        helper.hand.append(a.a)
-        f.n -= 1
-        name = self.cards.names[a.a]
-        public = f"{helper.name} receives a Treasure card from {active.name} as agreed."
-        ev.append(Event("reward", public, helper.seat, f"You receive {name} from {active.name} as agreed."))
-        ev.append(Event("reward", "", active.seat, f"You hand {name} to {helper.name} as agreed."))
-
-    def _do_lose(self, s: State, a: Action, ev: list[Event]) -> None:
-        f = s.frames[-1]
-        hero = s.heroes[a.seat]
-        remove_card(hero, a.a)
-        discard_card(self.cards, s, a.a)
-        f.n -= 1
-        ev.append(Event("lose", f"{hero.name} loses {self.cards.names[a.a]}."))
-
-    def _do_flee(self, s: State, a: Action, ev: list[Event]) -> None:
-        t = self.cards
-        s.frames.pop()
-        hero = s.heroes[a.seat]
-        hero.x, hero.y = hero.x + DX[a.a], hero.y + DY[a.a]
-        ev.append(Event("flee", f"{hero.name} flees {DIR_NAMES[a.a]} to {room_name(t, s, hero.x, hero.y)}."))
-        self._entered(s, hero, ev)
-
-    def _do_charity(self, s: State, a: Action, ev: list[Event]) -> None:
-        f = s.frames[-1]
-        hero = s.heroes[a.seat]
-        hero.hand.remove(a.a)
-        name = self.cards.names[a.a]
-        if f.target >= 0:
-            other = s.heroes[f.target]
-            other.hand.append(a.a)
-            ev.append(
-                Event(
-                    "charity",
-                    f"{hero.name} gives a card to {other.name}.",
-                    hero.seat,
-                    f"You give {name} to {other.name}.",
-                )
-            )
-            ev.append(Event("charity", "", other.seat, f"{hero.name} gives you {name}."))
-        else:
-            discard_card(self.cards, s, a.a)
-            ev.append(Event("charity", f"{hero.name} discards {name}."))
-
-
-def _terms(n: int, first: bool, gold: int) -> str:
-    parts = []
-    if n:
-        parts.append(f"{n} Treasure{'s' if n > 1 else ''}" + (" of their choice" if first else ""))
-    if gold:
-        parts.append(f"{gold} gold now")
-    return " and ".join(parts) or "glory alone"
-
 
 def _frame_words(f: Frame) -> str:
     return {
-        SETUP: "building their hero",
-        ACT: "their action phase",
-        WINDOW: "the combat window",
-        INVITE: "answering a call for help",
-        REWARD: "handing over the helper's reward",
-        LOSE_ITEM: "choosing an item to lose",
-        FLEE: "choosing where to flee",
-        CHARITY: "giving away extra cards",
+        FrameKind.SETUP: "building their hero",
+        FrameKind.ACT: "their action phase",
+        FrameKind.WINDOW: "the combat window",
+        FrameKind.INVITE: "answering a call for help",
+        FrameKind.REWARD: "handing over the helper's reward",
+        FrameKind.LOSE_ITEM: "choosing an item to lose",
+        FrameKind.FLEE: "choosing where to flee",
+        FrameKind.CHARITY: "giving away extra cards",
     }.get(f.kind, f.kind)
 
 

@@ -7,7 +7,13 @@ from mqtui.engine.actions import Event
 from mqtui.engine.board import discard, draw_to_hand, hero_room, room_at
 from mqtui.engine.cards import DXM, TREASURE, CardTable, Traits
 from mqtui.engine.defs import Effect, Power, TreasureDef
-from mqtui.engine.state import HIDDEN, LOSE_ITEM, Frame, Hero, State
+from mqtui.engine.state import (
+    HIDDEN,
+    Frame,
+    FrameKind,
+    Hero,
+    State,
+)
 
 MAX_LEVEL = 10
 BASE_BACKPACK = 2
@@ -168,10 +174,13 @@ def lose_identity_cards(t: CardTable, s: State, hero: Hero, race: bool) -> None:
     for uid in cards:
         discard(t, s, uid)
     cards.clear()
-    extra = "half_breed" if race else "super_munchkin"
-    if getattr(hero, extra) != HIDDEN:
-        discard(t, s, getattr(hero, extra))
-        setattr(hero, extra, HIDDEN)
+    extra = hero.half_breed if race else hero.super_munchkin  # the card that lets it keep two
+    if extra != HIDDEN:
+        discard(t, s, extra)
+        if race:
+            hero.half_breed = HIDDEN
+        else:
+            hero.super_munchkin = HIDDEN
 
 
 # -- Bad Stuff and curses ---------------------------------------------------------------------------
@@ -205,7 +214,7 @@ def apply_effect(t: CardTable, s: State, ev: list[Event], hero: Hero, e: Effect,
     elif k == "lose_item":
         n = min(e.amount, len(carried(hero)))
         if n:
-            s.frames.append(Frame(kind=LOSE_ITEM, seat=hero.seat, n=n))
+            s.frames.append(Frame(kind=FrameKind.LOSE_ITEM, seat=hero.seat, n=n))
     elif k == "lose_gold":
         gold = min(hero.gold, e.amount)
         hero.gold -= gold

@@ -27,21 +27,14 @@ from mqtui.engine.heroes import (
     identity,
 )
 from mqtui.engine.state import (
-    ACT,
-    CHARITY,
     DX,
     DY,
-    FLEE,
     HIDDEN,
-    INVITE,
     KEY_STEP,
-    LOSE_ITEM,
-    REWARD,
-    SETUP,
-    STAGE_OVER,
-    WINDOW,
     Frame,
+    FrameKind,
     Hero,
+    Stage,
     State,
     cell_key,
     edge_key,
@@ -55,35 +48,35 @@ MAX_TERMS_TREASURES = 3
 
 def deciding(s: State) -> int:
     """The seat that must decide now, or -1 when the game is over."""
-    if s.stage == STAGE_OVER or not s.frames:
+    if s.stage == Stage.OVER or not s.frames:
         return -1
     return s.frames[-1].seat
 
 
 def legal_actions(t: CardTable, s: State, seat: int) -> list[Action]:
-    if s.stage == STAGE_OVER or not s.frames:
+    if s.stage == Stage.OVER or not s.frames:
         return []
     f = s.frames[-1]
     if f.seat != seat:
         return []
     hero = s.heroes[seat]
     kind = f.kind
-    if kind == ACT:
+    if kind == FrameKind.ACT:
         return _act(t, s, hero)
-    if kind == WINDOW:
+    if kind == FrameKind.WINDOW:
         return _window(t, s, f, hero)
-    if kind == SETUP:
+    if kind == FrameKind.SETUP:
         return _setup(t, hero)
-    if kind == INVITE:
+    if kind == FrameKind.INVITE:
         return [Action(seat, "accept"), Action(seat, "decline")]
-    if kind == REWARD:
+    if kind == FrameKind.REWARD:
         active = s.heroes[s.active]
         return [Action(seat, "take", u) for u in f.options if u in active.hand]
-    if kind == LOSE_ITEM:
+    if kind == FrameKind.LOSE_ITEM:
         return [Action(seat, "lose", u) for u in carried(hero)]
-    if kind == FLEE:
+    if kind == FrameKind.FLEE:
         return [Action(seat, "flee", d) for d in flee_options(s, hero)]
-    if kind == CHARITY:
+    if kind == FrameKind.CHARITY:
         return [Action(seat, "charity", u) for u in hero.hand] if len(hero.hand) > HAND_LIMIT else []
     return []
 

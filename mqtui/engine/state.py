@@ -8,25 +8,42 @@ hidden parts replaced by ``HIDDEN``.
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import Literal
+
 import msgspec
 
 HIDDEN = -1  # a card the viewer may not see
 
-# Frame kinds: who must decide what, now.
-SETUP = "setup"  # build your hero before the first turn
-ACT = "act"  # the active player's action phase
-WINDOW = "window"  # combat interference goes round the table (stage "pre" before dice, "post" after)
-INVITE = "invite"  # the invited player accepts or declines helping
-REWARD = "reward"  # the chooser hands the helper the agreed Treasure cards
-LOSE_ITEM = "lose_item"  # Bad Stuff: the victim chooses an item to lose
-FLEE = "flee"  # a loser chooses where to run
-CHARITY = "charity"  # the active player gives away or discards cards over the hand limit
 
-# Turn stages outside frames.
-STAGE_SETUP = "setup"
-STAGE_TURN = "turn"
-STAGE_CHARITY = "charity"
-STAGE_OVER = "over"
+class FrameKind(StrEnum):
+    """Who must decide what, now: the kind of a frame. (Saved as the value.)"""
+
+    SETUP = "setup"  # build your hero before the first turn
+    ACT = "act"  # the active player's action phase
+    WINDOW = "window"  # combat interference goes round the table (stage "pre" before dice, "post" after)
+    INVITE = "invite"  # the invited player accepts or declines helping
+    REWARD = "reward"  # the chooser hands the helper the agreed Treasure cards
+    LOSE_ITEM = "lose_item"  # Bad Stuff: the victim chooses an item to lose
+    FLEE = "flee"  # a loser chooses where to run
+    CHARITY = "charity"  # the active player gives away or discards cards over the hand limit
+
+
+class Stage(StrEnum):
+    """Where the game is between frames. A distinct type from :class:`FrameKind` although "setup" and
+    "charity" are words of both: mypy refuses to compare or assign one to the other. (Saved as the value.)"""
+
+    SETUP = "setup"  # before the first turn
+    TURN = "turn"
+    CHARITY = "charity"  # the turn's end, when the hand limit applies
+    OVER = "over"
+
+
+WindowStage = Literal["", "pre", "post"]  # a combat window: before the dice, after them ("" elsewhere)
+
+# The frame kinds and stages by their old names (the bots and the UI use these), in declaration order.
+SETUP, ACT, WINDOW, INVITE, REWARD, LOSE_ITEM, FLEE, CHARITY = FrameKind
+STAGE_SETUP, STAGE_TURN, STAGE_CHARITY, STAGE_OVER = Stage
 
 
 class Hero(msgspec.Struct, kw_only=True):
@@ -101,9 +118,9 @@ class Combat(msgspec.Struct, kw_only=True):
 
 
 class Frame(msgspec.Struct, kw_only=True):
-    kind: str
+    kind: FrameKind
     seat: int
-    stage: str = ""
+    stage: WindowStage = ""
     passes: int = 0
     n: int = 0
     target: int = -1
@@ -119,7 +136,7 @@ class State(msgspec.Struct, kw_only=True):
     n: int = 0  # state number: increases with every accepted action
     round: int = 1
     active: int = 0
-    stage: str = STAGE_SETUP
+    stage: Stage = Stage.SETUP
     heroes: list[Hero]
     rooms: list[Room] = []
     grid: dict[int, int] = {}  # cell key -> index into rooms

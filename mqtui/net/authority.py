@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mqtui.bots import Bot
-from mqtui.engine.actions import Action, Event, IllegalAction
+from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
@@ -57,11 +57,11 @@ from mqtui.net.protocol import (
 from mqtui.net.table import (
     Slot,
     TableConfig,
-    line_for,
     make_seat_bot,
     played_words,
     safe_choice,
 )
+from mqtui.store import log_line
 
 log = logging.getLogger("mqtui.net")
 
@@ -493,7 +493,7 @@ class Authority:
     def _snap(self, conn: Conn) -> bytes:
         s = self.state
         seat = conn.seat
-        new = [line for e in self.log[conn.ev_sent :] if (line := line_for(e, seat))]
+        new = [line for e in self.log[conn.ev_sent :] if (line := log_line(e, seat))]
         base = conn.lines_sent
         if conn.ev_sent == 0 and len(new) > FIRST_LOG_LINES:
             base += len(new) - FIRST_LOG_LINES
@@ -564,7 +564,7 @@ class Authority:
         self._kick.set()
         self._save_soon()
 
-    def _event(self, kind: str, text: str, seat: int = -1, private: str = "") -> None:
+    def _event(self, kind: EventKind, text: str, seat: int = -1, private: str = "") -> None:
         self.log.append(Event(kind, text, seat, private))
         self._say(text)
         for c in self.conns:

@@ -29,9 +29,9 @@ import sys
 import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-from mqtui.net.ptyrelay import Child, set_winsize
+from mqtui.net.ptyrelay import Child, on_new_pty
 
 log = logging.getLogger("mqtui.net")
 
@@ -399,17 +399,7 @@ async def spawn_forked(
             rest.pop(0)  # the child gets the socket under its own number
         else:
             args.append(arg)
-    master, slave = os.openpty()
-    try:
-        set_winsize(master, *size)
-        proc = await forks.fork(program, args, env, slave, sock)
-    except BaseException:
-        os.close(master)
-        raise
-    finally:
-        os.close(slave)
-    os.set_blocking(master, False)
-    return Child(cast(Any, proc), master)
+    return await on_new_pty(size, lambda slave: forks.fork(program, args, env, slave, sock))
 
 
 if __name__ == "__main__":

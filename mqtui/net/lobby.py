@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import socket
 import sys
 from collections.abc import Iterator
@@ -336,7 +335,7 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
 
 async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
     """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
-    from mqtui.net.options import ServeError
+    from mqtui.net.options import ServeError, host_log, stop_on_signals
     from mqtui.paths import data_dir
 
     for flag, given in (
@@ -357,18 +356,9 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         idle=opts.idle,
         max_tables=opts.max_tables,
     )
-    handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-    logger = logging.getLogger("mqtui.net")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    unlog = host_log(sys.stdout)
     host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui", limits=opts.limits)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+    stop = stop_on_signals()
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
@@ -384,6 +374,6 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         host.closing = True
         await tables.close()
         await host.close()
-        logger.removeHandler(handler)
+        unlog()
     print(f"mqtui serve: {len(tables.tables)} table(s) saved in {tables.folder}", flush=True)
     return 0

@@ -40,7 +40,7 @@ from mqtui.net.protocol import (
     encode,
     read_frame,
 )
-from mqtui.store import HUMAN, Seat, Snapshot
+from mqtui.store import HUMAN, LogLine, Seat, Snapshot
 
 log = logging.getLogger("mqtui.net")
 
@@ -70,7 +70,7 @@ class NetStore:
         self._reader = reader
         self._writer = writer
         self._listeners: list[Listener] = []
-        self._lines: tuple[str, ...] = ()
+        self._lines: tuple[LogLine, ...] = ()
         self._lines_base = 0
         self._snap: Snapshot = self._apply_snap(first)
         self._pending: dict[int, asyncio.Future[Result | Pong]] = {}

@@ -1,4 +1,5 @@
-"""What ``mqtui serve`` was asked to do (its options), and the error it reports in one line.
+"""What ``mqtui serve`` was asked to do (its options), the error it reports in one line, and the setup
+every host shares (its log, and stopping on a signal).
 
 Apart from :mod:`mqtui.net.serve` so that the lobby host (:mod:`mqtui.net.lobby`), which ``serve`` starts,
 needs nothing of ``serve`` itself.
@@ -6,8 +7,13 @@ needs nothing of ``serve`` itself.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from mqtui.net.limits import Limits
 
@@ -57,3 +63,24 @@ class ServeOptions:
             rate=self.rate,
             burst=max(40.0, 2 * self.rate),
         )
+
+
+def host_log(out: TextIO) -> Callable[[], None]:
+    """Send the host's log (``mqtui.net``, INFO and up, with the time) to ``out``; returns the undo."""
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("mqtui.net")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    return lambda: logger.removeHandler(handler)
+
+
+def stop_on_signals() -> asyncio.Event:
+    """An event that SIGINT and SIGTERM set (where the running loop can take signal handlers)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop

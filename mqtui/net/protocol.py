@@ -19,8 +19,9 @@ import msgspec
 
 from mqtui.engine.actions import Action
 from mqtui.engine.state import State
+from mqtui.store import LogLine
 
-PROTO_VERSION = 1
+PROTO_VERSION = 2  # 2: log entries carry their event's kind (LogLine)
 MAX_CLIENT_FRAME = 16 * 1024  # a client only ever sends small messages
 MAX_SERVER_FRAME = 8 * 1024 * 1024  # a view plus the first batch of log lines
 HEADER = struct.Struct(">I")
@@ -88,7 +89,7 @@ class Snap(msgspec.Struct, tag="snap", kw_only=True):
     view: State  # view_for(state, seat): other hands, decks and the generator are redacted
     legal: list[Action]
     log_base: int  # how many of this seat's log lines came before ``log``
-    log: list[str]
+    log: list[LogLine]  # this seat's own entries (kind and text)
     seats: list[SeatInfo] | None = None  # only when the table changed
 
 

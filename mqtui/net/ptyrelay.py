@@ -21,7 +21,7 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,10 +99,9 @@ async def spawn(
     argv: Sequence[str], env: Mapping[str, str], size: tuple[int, int, int, int], pass_fds: Sequence[int] = ()
 ) -> Child:
     """Start ``argv`` in a new session on a new pty (the child takes it as its controlling terminal)."""
-    master, slave = os.openpty()
-    try:
-        set_winsize(master, *size)
-        proc = await asyncio.create_subprocess_exec(
+    return await on_new_pty(
+        size,
+        lambda slave: asyncio.create_subprocess_exec(
             *argv,
             stdin=slave,
             stdout=slave,
@@ -111,7 +110,17 @@ async def spawn(
             pass_fds=tuple(pass_fds),
             start_new_session=True,
             close_fds=True,
-        )
+        ),
+    )
+
+
+async def on_new_pty(size: tuple[int, int, int, int], start: Callable[[int], Awaitable[Any]]) -> Child:
+    """A new pty of ``size`` with the process ``start(slave)`` starts on it. The slave end is closed
+    here (the child holds its own copy); the master is closed too if the start fails."""
+    master, slave = os.openpty()
+    try:
+        set_winsize(master, *size)
+        proc = await start(slave)
     except BaseException:
         os.close(master)
         raise

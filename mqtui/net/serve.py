@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import signal
 import socket
 import sys
 from pathlib import Path
@@ -20,6 +18,7 @@ from mqtui.net.authority import Authority
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
 from mqtui.net.options import ServeOptions as ServeOptions
+from mqtui.net.options import host_log, stop_on_signals
 from mqtui.net.table import parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
@@ -122,12 +121,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
     if opts.local_seat is not None:
         log_file = open_private_append(save_path.with_suffix(".log"))  # 0600: it shows join codes
         out = log_file
-    handler = logging.StreamHandler(out)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-    logger = logging.getLogger("mqtui.net")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    unlog = host_log(out)
 
     from mqtui.net.sshserver import SSHHost
 
@@ -138,11 +132,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
         app=opts.app,
         limits=opts.limits,
     )
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+    stop = stop_on_signals()
     port = 0
     started = False
     try:
@@ -183,7 +173,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
         await host.close()
         if started:
             print(f"mqtui serve: saved to {save_path}", flush=True)
-        logger.removeHandler(handler)
+        unlog()
         if log_file is not None:
             log_file.close()
     return 0

@@ -101,7 +101,7 @@ class StandInApp(App[None]):
             self.query_one("#hand", Static).update(Text("(watching)"))
         legal = [f"{i + 1:>2} {describe(store, a)}" for i, a in enumerate(snap.legal[:40])]
         self.query_one("#legal", Static).update(Text("\n".join(legal) or "(not your decision)"))
-        self.query_one("#log", Static).update(Text("\n".join(snap.log[-40:])))
+        self.query_one("#log", Static).update(Text("\n".join(line.text for line in snap.log[-40:])))
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()

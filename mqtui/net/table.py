@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mqtui.bots import Bot, make_bot
-from mqtui.engine.actions import SPECS, Action, Event, to_text
+from mqtui.engine.actions import SPECS, Action, to_text
 from mqtui.engine.defs import COLOURS
 from mqtui.net import persist
 
@@ -63,11 +63,6 @@ class Slot:
         if self.auto:
             return "auto"
         return "away" if self.owner else "empty"
-
-
-def line_for(e: Event, seat: int) -> str:
-    """The log line one seat may read (spectators only ever get the public text)."""
-    return e.text if seat < 0 else e.for_seat(seat)
 
 
 def parse_new_spec(spec: str) -> list[persist.SeatRec]:

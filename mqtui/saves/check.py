@@ -7,7 +7,7 @@ actions and every seat's view, so that a corrupt but well-typed state fails here
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -244,6 +244,44 @@ def _smoke(s: State, engine: Engine) -> None:
 # -- replay -----------------------------------------------------------------------------------------
 
 Step = Callable[[int, Action | None, list[Event]], None]  # (index, action or None for the start, events)
+Watch = Callable[[int, Action | None, list[Event], State], None]  # the same, with the state after it
+
+
+class LogStops(Exception):
+    """A log stopped replaying: at action ``index`` (-1 and no action: the game does not start)."""
+
+    def __init__(self, index: int, action: Action | None, cause: Exception) -> None:
+        super().__init__(index, action, cause)
+        self.index, self.action, self.cause = index, action, cause
+
+
+def play_log(
+    engine: Engine,
+    names: list[tuple[str, str]],
+    seed: int,
+    start: State | None,
+    actions: Sequence[Action],
+    watch: Watch,
+) -> State:
+    """Play ``actions`` from ``start`` (None: a new game from ``seed`` for the ``(name, colour)`` seats),
+    the one replay loop of saves and timelines: ``watch(-1, None, events, state)`` on the first state
+    (the new game's events; none after a start state), then ``watch(i, action, events, state)`` after
+    each action; raises :class:`LogStops`. The state is the game's own, changed by the next action."""
+    if start is not None:
+        s, events = copy_state(start), list[Event]()
+    else:
+        try:
+            s, events = engine.new_game(names, seed)
+        except ValueError as exc:
+            raise LogStops(-1, None, exc) from None
+    watch(-1, None, events, s)
+    for i, action in enumerate(actions):
+        try:
+            events = engine.apply(s, action)
+        except Exception as exc:
+            raise LogStops(i, action, exc) from None
+        watch(i, action, events, s)
+    return s
 
 
 def replay(data: SaveData, engine: Engine, step: Step | None = None) -> State:
@@ -252,30 +290,22 @@ def replay(data: SaveData, engine: Engine, step: Step | None = None) -> State:
     why = content_mismatch(data, engine)
     if why:
         raise SaveError(why)
-    if data.start is not None:
-        s = copy_state(data.start)
-    else:
-        try:
-            s, events = engine.new_game([(p.name, p.colour) for p in data.seats], data.seed)
-        except ValueError as exc:
-            raise SaveError(f"cannot start the game again: {exc}") from None
-        if step is not None:
-            step(-1, None, events)
-    for i, action in enumerate(data.actions):
-        try:
-            events = engine.apply(s, action)
-        except EngineError as exc:
-            raise SaveError(
-                f"the log does not replay: action {i + 1} '{_text(action)}': {exc}{_older(data)}"
-            ) from None
-        except Exception as exc:
-            raise SaveError(
-                f"the log does not replay: action {i + 1} '{_text(action)}' fails ({type(exc).__name__}: {exc})"
-                f"{_older(data)}"
-            ) from None
-        if step is not None:
+
+    def watch(i: int, action: Action | None, events: list[Event], _: State) -> None:
+        if step is not None and (action is not None or data.start is None):
             step(i, action, events)
-    return s
+
+    seats = [(p.name, p.colour) for p in data.seats]
+    try:
+        return play_log(engine, seats, data.seed, data.start, data.actions, watch)
+    except LogStops as stop:
+        if stop.action is None:
+            raise SaveError(f"cannot start the game again: {stop.cause}") from None
+        exc = stop.cause
+        why = f": {exc}" if isinstance(exc, EngineError) else f" fails ({type(exc).__name__}: {exc})"
+        raise SaveError(
+            f"the log does not replay: action {stop.index + 1} '{_text(stop.action)}'{why}{_older(data)}"
+        ) from None
 
 
 def _text(a: Action) -> str:

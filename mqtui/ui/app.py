@@ -8,7 +8,7 @@ server passes a networked store) and touches no local files except the settings.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -49,6 +49,7 @@ class MQApp(App[None]):
         replay: Path | None = None,
         replay_seat: int | None = None,
         packs: Sequence[str] = (),
+        save_on_signals: bool = False,
     ) -> None:
         """
         Args:
@@ -61,6 +62,8 @@ class MQApp(App[None]):
             bot_delay: seconds between computer moves (overrides the settings; 0 in tests).
             replay: open this saved game in the replay view at once (``replay_seat``: whose eyes).
             packs: content packs (names) for ``new_game``.
+            save_on_signals: SIGTERM and SIGHUP save a local game at once, then end the app
+                (:mod:`mqtui.ui.signals`; the command line sets it).
         """
         self.settings = settings if settings is not None else load_settings()
         self.save_settings_file = save_settings_file
@@ -87,6 +90,8 @@ class MQApp(App[None]):
         self.autosave_file: Path | None = None  # this game's own autosave (local games)
         self.finished_file: Path | None = None  # where a game that ended here was kept
         self._unfinished = False  # the game was not over when opened: keep it when it ends
+        self.save_on_signals = save_on_signals
+        self._signals_off: Callable[[], None] = lambda: None
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(GAME_VARIABLES)
@@ -114,6 +119,9 @@ class MQApp(App[None]):
             self.open_replay(self._replay, seat=self._replay_seat)
         self._mq_ready = True
         self._check_size(self.size.width, self.size.height)
+
+    def on_unmount(self) -> None:
+        self._signals_off()
 
     def watch_theme(self, theme: str) -> None:
         if getattr(self, "_mq_ready", False) and theme in self.theme_labels and theme != self.settings.theme:
@@ -171,6 +179,11 @@ class MQApp(App[None]):
         self.finished_file = None
         self.autosave_file = (autosave_file or new_autosave_path()) if self._unfinished else None
         self._continuous = self.autosave_file is not None and start_autosave(store, self.autosave_file)
+        if self.save_on_signals:
+            from mqtui.ui.signals import save_on_signals
+
+            self._signals_off()
+            self._signals_off = save_on_signals(self, store)
         settings = self.settings
         self.push_screen(GameScreen(store, handoff=settings.handoff, countdown=settings.pass_countdown))
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from rich.text import Text
 
-from mqtui.engine.actions import Action
+from mqtui.engine.actions import Action, terms_words
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import RoomDef
 from mqtui.engine.heroes import HAND_LIMIT, power_total
@@ -142,12 +142,7 @@ def card_kind(cards: CardTable, uid: int) -> str:
 def card_text(cards: CardTable, uid: int) -> str:
     if uid == HIDDEN:
         return "You cannot see this card."
-    deck = cards.deck_of[uid]
-    if deck == DXM:
-        return cards.dxm[uid].text
-    if deck == TREASURE:
-        return cards.treasure[uid].text
-    return cards.monster[uid].text
+    return cards.card(uid).text
 
 
 # -- heroes and monsters ----------------------------------------------------------------------------
@@ -188,13 +183,9 @@ SEARCH_STATES = ("not searched", "Ransacked (−2 to search)", "Looted out (cann
 
 
 def _terms(value: int, gold: int) -> str:
-    n, first = value % 10, value >= 10
-    parts = []
-    if n:
-        parts.append(f"{n} Treasure{'s' if n > 1 else ''}" + (", first pick" if first else ""))
-    if gold:
-        parts.append(f"{gold} gold now")
-    return ", ".join(parts) or "nothing but glory"
+    return terms_words(
+        value % 10, value >= 10, gold, first_words=", first pick", join=", ", nothing="nothing but glory"
+    )
 
 
 def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool = False) -> str:

@@ -1,7 +1,8 @@
 """Themes as data: ``themes/*.toml`` files loaded into Textual :class:`~textual.theme.Theme` values.
 
-Textual's ``Theme`` is a plain dataclass with no file loader, so this module reads the files and
-validates them (known keys only, colours that parse, every game colour variable a valid colour).
+Textual's ``Theme`` is a plain dataclass with no file loader, so this module decodes the files into
+msgspec Structs (:class:`ThemeFile`: known keys only, the right types, numbers in range) and then
+checks that every colour, and every game colour variable, parses as a colour.
 A theme file looks like::
 
     [theme]
@@ -16,9 +17,11 @@ A theme file looks like::
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
+import msgspec
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
@@ -46,7 +49,34 @@ GAME_VARIABLES: dict[str, str] = {
 
 _COLOUR_FIELDS: tuple[str, ...] = ("primary", "secondary", "warning", "error", "success", "accent")
 _COLOUR_FIELDS += ("foreground", "background", "surface", "panel", "boost")
-_FIELDS = {f.name for f in fields(Theme)}
+Fraction = Annotated[float, msgspec.Meta(ge=0, le=1)]
+
+
+class ThemeTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """The ``[theme]`` table: Textual's Theme fields, and a label for menus."""
+
+    name: str
+    label: str = ""
+    primary: str
+    secondary: str | None = None
+    warning: str | None = None
+    error: str | None = None
+    success: str | None = None
+    accent: str | None = None
+    foreground: str | None = None
+    background: str | None = None
+    surface: str | None = None
+    panel: str | None = None
+    boost: str | None = None
+    dark: bool = True
+    luminosity_spread: Fraction = 0.15
+    text_alpha: Fraction = 0.95
+    ansi: bool = False
+
+
+class ThemeFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    theme: ThemeTable
+    variables: dict[str, str] = {}  # CSS variables; the game's own (GAME_VARIABLES) must be colours
 
 
 class ThemeError(ValueError):
@@ -60,58 +90,35 @@ class LoadedThemes:
     errors: list[str]  # one line per file that could not be loaded
 
 
-def _check_colour(where: str, key: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise ThemeError(f"{where}: {key} must be a colour string, not {type(value).__name__}")
+def _check_colour(where: str, key: str, value: str) -> None:
     try:
         Color.parse(value)
     except ColorParseError:
         raise ThemeError(f"{where}: {key} = {value!r} is not a colour") from None
-    return value
 
 
 def parse_theme(data: dict[str, object], where: str = "theme") -> tuple[Theme, str]:
     """Build a Theme (and its label) from the decoded TOML of one theme file; raises ThemeError."""
-    unknown = set(data) - {"theme", "variables"}
-    if unknown:
-        raise ThemeError(f"{where}: unknown table(s) {', '.join(sorted(unknown))}")
-    table = data.get("theme")
-    if not isinstance(table, dict):
-        raise ThemeError(f"{where}: missing [theme] table")
-    values = dict(table)
-    label = values.pop("label", None)
-    name = values.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ThemeError(f"{where}: [theme] needs a name")
-    if "primary" not in values:
-        raise ThemeError(f"{where}: [theme] needs a primary colour")
-    bad = set(values) - (_FIELDS - {"variables"})
-    if bad:
-        raise ThemeError(f"{where}: unknown theme key(s) {', '.join(sorted(bad))}")
+    try:
+        file = msgspec.convert(data, ThemeFile)
+    except msgspec.ValidationError as exc:
+        from mqtui.engine.decode import problem  # only for the words: no engine module at start-up
+
+        field, message = problem(exc, ThemeFile, data)
+        raise ThemeError(f"{where}: {field}: {message}" if field else f"{where}: {message}") from None
+    table = file.theme
+    if not table.name.strip():
+        raise ThemeError(f"{where}: theme.name: must not be empty")
+    values = msgspec.structs.asdict(table)
+    label = values.pop("label")
     for key in _COLOUR_FIELDS:
-        if key in values:
-            _check_colour(where, key, values[key])
-    for key in ("dark", "ansi"):
-        if key in values and not isinstance(values[key], bool):
-            raise ThemeError(f"{where}: {key} must be true or false")
-    for key in ("luminosity_spread", "text_alpha"):
-        if key in values:
-            v = values[key]
-            if not isinstance(v, int | float) or isinstance(v, bool) or not 0 <= v <= 1:
-                raise ThemeError(f"{where}: {key} must be a number from 0 to 1")
-            values[key] = float(v)
-    raw_vars = data.get("variables", {})
-    if not isinstance(raw_vars, dict):
-        raise ThemeError(f"{where}: [variables] must be a table")
-    variables: dict[str, str] = {}
-    for key, value in raw_vars.items():
-        if not isinstance(value, str):
-            raise ThemeError(f"{where}: variable {key} must be a string")
+        if values[key] is not None:
+            _check_colour(where, f"theme.{key}", values[key])
+    for key, value in file.variables.items():
         if key in GAME_VARIABLES:
-            _check_colour(where, key, value)
-        variables[key] = value
-    theme = Theme(**values, variables=variables)
-    return theme, str(label) if label else name
+            _check_colour(where, f"variables.{key}", value)
+    theme = Theme(**values, variables=dict(file.variables))
+    return theme, label or table.name
 
 
 def load_theme_file(path: Path) -> tuple[Theme, str]:

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
 from mqtui.bots.advice import Advice
-from mqtui.engine.actions import Action, IllegalAction
+from mqtui.engine.actions import Action, ActionKind, IllegalAction
 from mqtui.engine.state import ACT, INVITE, WINDOW
 from mqtui.store import HUMAN, GameStore, Snapshot
 from mqtui.ui.advisor import advice_for, tally_for
@@ -54,7 +54,7 @@ from mqtui.ui.widgets.room_info import RoomInfo, player_styles, room_details
 from mqtui.ui.widgets.status import StatusBar
 
 # game keys that map to one action kind, and the words used when that kind is not legal now
-KIND_KEYS: dict[str, str] = {
+KIND_KEYS: dict[str, ActionKind] = {
     "s": "search",
     "t": "deal",
     "u": "pickup",
@@ -515,7 +515,8 @@ class GameScreen(Screen[None]):
         snap = self.snapshot
         if snap is None:
             return
-        for kind in ("move", "flee"):
+        kinds: tuple[ActionKind, ...] = ("move", "flee")
+        for kind in kinds:
             action = Action(snap.seat, kind, d)
             if action in snap.legal:
                 await self.perform(action)

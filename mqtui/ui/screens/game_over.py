@@ -23,7 +23,7 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_terms
 from mqtui.engine.heroes import describe
 from mqtui.engine.state import State
-from mqtui.store import HUMAN, Seat, Snapshot
+from mqtui.store import HUMAN, LogLine, Seat, Snapshot
 from mqtui.ui.describe import log_kind, room_name
 
 COLUMNS = (("Level", 5), ("Kills", 5), ("Deaths", 6), ("Gold", 5))
@@ -100,8 +100,8 @@ def fight_text(cards: CardTable, s: State) -> Text:
     return t
 
 
-def last_result(log: tuple[str, ...]) -> str:
-    return next((line for line in reversed(log) if log_kind(line)[0] == "result"), "")
+def last_result(log: tuple[LogLine, ...]) -> str:
+    return next((line.text for line in reversed(log) if log_kind(line.text)[0] == "result"), "")
 
 
 class GameOverScreen(ModalScreen[str]):

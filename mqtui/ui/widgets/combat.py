@@ -17,7 +17,7 @@ from textual.widgets import Static
 from mqtui.engine.cards import CardTable
 from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_terms
 from mqtui.engine.state import INVITE, WINDOW, Combat, State
-from mqtui.store import Seat, Snapshot
+from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
 from mqtui.ui.widgets.steady import SteadySize
@@ -141,7 +141,7 @@ class CombatPane(SteadySize, Static):
         self._titled = ""
         self._table: Drawn | None = None
         self._wrapped: dict[tuple[str, int], int] = {}  # lines of a text at a width
-        self._log: tuple[str, ...] = ()
+        self._log: tuple[LogLine, ...] = ()
         self._result = ""
         self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
         self._fitted: tuple[int, int] = (0, 0)  # the content size the shown text was fitted to
@@ -171,7 +171,7 @@ class CombatPane(SteadySize, Static):
             self._key = None  # fit the text again to the new size
             self.watch_snapshot(self.snapshot)
 
-    def _last_result(self, log: tuple[str, ...]) -> str:
+    def _last_result(self, log: tuple[LogLine, ...]) -> str:
         """The last fight's result line, looking only at the lines added since the last call."""
         old = self._log
         if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
@@ -296,8 +296,8 @@ class CombatPane(SteadySize, Static):
 _TERMS = re.compile(r"\([^()]* = (-?\d+)\)")  # a side's terms and sum in a result line: "(10 +2 Hat = 12)"
 
 
-def last_result(log: tuple[str, ...]) -> str:
+def last_result(log: tuple[LogLine, ...]) -> str:
     for line in reversed(log):
-        if log_kind(line)[0] == "result":
-            return line
+        if log_kind(line.text)[0] == "result":
+            return line.text
     return ""

@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from mqtui.engine.actions import Action
+from mqtui.engine.actions import Action, ActionKind
 from mqtui.engine.cards import CardTable
 from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
@@ -19,7 +19,7 @@ from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, Cha
 from mqtui.ui.widgets.steady import SteadyScroll
 
 # key action -> (action kinds it means, words for the explanation)
-KEY_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
+KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
     "equip": (("equip",), "equipped"),
     "belt": (("belt",), "hung on the belt"),
     "stow": (("stow",), "put in the backpack"),

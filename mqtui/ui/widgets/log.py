@@ -8,7 +8,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widgets import RichLog
 
-from mqtui.store import Snapshot
+from mqtui.store import LogLine, Snapshot
 from mqtui.ui.describe import log_kind
 from mqtui.ui.widgets.steady import SteadyScroll
 
@@ -56,7 +56,7 @@ class GameLog(SteadyScroll, RichLog):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000, min_width=20)
-        self._shown: tuple[str, ...] = ()
+        self._shown: tuple[LogLine, ...] = ()
         self._wrapped_at = 0
         self._ends: list[int] | None = []  # where each shown entry's wrapped lines end (None: unknown)
         self._unwritten = False
@@ -93,13 +93,13 @@ class GameLog(SteadyScroll, RichLog):
         if new:
             self._to_end()
 
-    def _write(self, line: str) -> None:
+    def _write(self, line: LogLine) -> None:
         self.write(self.line_text(line), scroll_end=False)
         if self._ends is not None:  # unknown once RichLog drops old lines (max_lines)
             trimmed = int(getattr(self, "_start_line", 1))
             self._ends = None if trimmed else [*self._ends, len(self.lines)]
 
-    def _rewrite(self, log: tuple[str, ...]) -> None:
+    def _rewrite(self, log: tuple[LogLine, ...]) -> None:
         self.clear()
         self._ends = []
         for line in log:
@@ -137,7 +137,7 @@ class GameLog(SteadyScroll, RichLog):
             self._to_end()
         self._wrapped_at = width
 
-    def line_text(self, line: str) -> Text:
-        kind, symbol = log_kind(line)
+    def line_text(self, line: LogLine) -> Text:
+        kind, symbol = log_kind(line.text)
         style = self.get_component_rich_style(f"log--{kind}") if kind in KIND_CLASSES else None
-        return Text.assemble((f"{symbol} ", style or ""), (line, style or ""))
+        return Text.assemble((f"{symbol} ", style or ""), (line.text, style or ""))

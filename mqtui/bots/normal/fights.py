@@ -1,0 +1,185 @@
+"""Fights: what winning and losing are worth, and the expected value of a fight."""
+
+from __future__ import annotations
+
+from mqtui.bots.eval import (
+    DXM_VALUE,
+    GEAR_VALUE,
+    GOLD_VALUE,
+    TREASURE_VALUE,
+    best_loadout,
+    card_value,
+    gear_score,
+    hero_strength,
+    item_score,
+    monster_dice,
+    monster_strength,
+    p_win,
+    wins_ties,
+)
+from mqtui.bots.normal.core import LIFE_COST, TENTH_LEVEL, Ctx
+from mqtui.bots.normal.rivals import hope, threat
+from mqtui.engine.cards import DXM, TREASURE, CardTable
+from mqtui.engine.combat import ESCAPE_ON
+from mqtui.engine.defs import Effect, MonsterDef
+from mqtui.engine.heroes import MAX_LEVEL, carried, has_power, power_total
+from mqtui.engine.state import Hero
+
+
+def treasure_worth(ctx: Ctx) -> float:
+    """An unknown Treasure card: worth more while the hero's gear is thin."""
+    g = ctx.cached("gear", lambda: gear_score(ctx.t, ctx.me))
+    return TREASURE_VALUE + max(0.0, 0.35 - 0.03 * g)
+
+
+def expected_interference(ctx: Ctx, boss: bool = False) -> float:
+    """Monster strength the hero expects opponents to add to its fight."""
+    return ctx.cached(("interference", boss), lambda: _expected_interference(ctx, boss))
+
+
+def _expected_interference(ctx: Ctx, boss: bool) -> float:
+    s, seat = ctx.s, ctx.seat
+    unseen = ctx.unseen
+    pos = [
+        ctx.t.dxm[u].amount
+        for u in unseen[DXM]
+        if ctx.t.dxm[u].kind == "enhancer" and ctx.t.dxm[u].amount > 0
+    ]
+    hidden = len(unseen[DXM]) + len(unseen[TREASURE]) or 1
+    share = len(pos) / hidden
+    avg = sum(pos) / len(pos) if pos else 0.0
+    e = 0.0
+    for h in s.heroes:
+        if h.seat == seat:
+            continue
+        cards = len(h.hand) * share
+        want = 1.0 if boss else min(1.0, 1.6 * threat(s, h.seat, seat) - 0.3)
+        want *= hope(ctx, h.seat)
+        e += cards * avg * max(0.0, want)
+    return e * ctx.p.leader_fear
+
+
+def win_value(ctx: Ctx, foes: list[MonsterDef], hero: Hero | None = None) -> float:
+    hero = hero or ctx.me
+    levels = sum(d.levels for d in foes)
+    v = 0.0
+    for i in range(levels):
+        lvl = hero.level + i
+        if lvl >= MAX_LEVEL:
+            break
+        v += TENTH_LEVEL if lvl + 1 == MAX_LEVEL else 1.0
+    return v + sum(d.treasures for d in foes) * treasure_worth(ctx)
+
+
+def loss_cost(
+    ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...] = (), hero: Hero | None = None
+) -> float:
+    hero = hero or ctx.me
+    key = ("loss", hero.seat, tuple(d.id for d in foes), tuple(rules))
+    return ctx.cached(key, lambda: _loss_cost(ctx, foes, rules, hero))
+
+
+def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero: Hero) -> float:
+    t = ctx.t
+    if hero.life <= 1:
+        return death_cost(ctx, hero)
+    cost = LIFE_COST.get(hero.life, 0.25)
+    escape = power_total(t, hero, "escape_bonus") + sum(
+        getattr(r, "amount", 0) for r in rules if getattr(r, "kind", "") == "escape_bonus"
+    )
+    p_fail = min(1.0, max(0.0, (ESCAPE_ON - 1 - escape) / 6))
+    if has_power(t, hero, "d10_escape"):
+        p_fail *= 1 - min(hero.level, 10) / 10
+    for d in foes:
+        cost += p_fail * sum(
+            ctx.cached(
+                ("effect", hero.seat, e),
+                lambda e=e: effect_cost(t, hero, e, own=True, life=hero.life - 1),  # type: ignore[misc]
+            )
+            for e in d.bad_stuff
+        )
+    return cost
+
+
+def death_cost(ctx: Ctx, hero: Hero) -> float:
+    t = ctx.t
+    loadout = ctx.loadout if hero is ctx.me else None
+    gear = sum(card_value(t, hero, u, loadout) for u in carried(hero))
+    return 0.7 * gear + (1.0 if hero.level > 1 else 0.0) + 0.4 - 2 * DXM_VALUE - 2 * TREASURE_VALUE + 1.2
+
+
+def effect_cost(t: CardTable, hero: Hero, e: Effect, own: bool, life: int | None = None) -> float:
+    """What one Bad Stuff or curse effect costs ``hero``, in level units."""
+    k = e.kind
+    if k == "lose_levels":
+        return min(e.amount, hero.level - 1) * 1.0
+    if k == "lose_slot":
+        if e.slot == "hand":
+            items = [u for u in hero.equipped if t.treasure[u].slot in ("hand", "two_hands")]
+        elif e.slot == "big":
+            items = [u for u in hero.equipped if t.treasure[u].big]
+        else:
+            items = [u for u in hero.equipped if t.treasure[u].slot == e.slot]
+        return 0.3 + GEAR_VALUE * item_score(t.treasure[items[0]]) if items else 0.0
+    if k == "lose_item":
+        things = carried(hero)
+        if not things:
+            return 0.0
+        loadout = best_loadout(t, hero)[0]
+        values = sorted(card_value(t, hero, u, loadout) for u in things)
+        return sum(values[: e.amount])
+    if k == "lose_gold":
+        return min(hero.gold, e.amount) * GOLD_VALUE
+    if k == "lose_race":
+        return 0.3 if hero.races else 0.0
+    if k == "lose_class":
+        return 0.4 if hero.classes else 0.0
+    if k == "lose_moves":
+        return 0.08 * e.amount
+    if k == "discard_cards":
+        return 0.3 * min(e.amount, len(hero.hand))
+    if k == "lose_life":
+        left = hero.life if life is None else life
+        if left - e.amount <= 0:
+            return 2.0 + 0.5 * gear_score(t, hero) * GEAR_VALUE
+        return 0.4 * e.amount
+    if k == "to_entrance":
+        return -0.5 if hero.level >= MAX_LEVEL else 0.3
+    if k == "death":
+        return 2.0 + GEAR_VALUE * gear_score(t, hero)
+    return 0.0
+
+
+def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
+    """(expected value, chance to win) of fighting ``foes`` in a room with ``rules`` now."""
+    key = ("fight", tuple(d.id for d in foes), tuple(rules))
+    return ctx.cached(key, lambda: _fight_ev(ctx, foes, rules))
+
+
+def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
+    t, me = ctx.t, ctx.me
+    tags = {tag for d in foes for tag in d.tags}
+    rr = tuple(r for r in rules if hasattr(r, "kind"))
+    h = hero_strength(t, me, tags, rr)  # type: ignore[arg-type]
+    m = monster_strength(t, foes, [me], rr)  # type: ignore[arg-type]
+    dice = monster_dice(rr)  # type: ignore[arg-type]
+    ties = wins_ties(t, [me])
+    e = expected_interference(ctx)
+    p0 = p_win(round(h - m - e), dice, ties)
+    boost, cost = ctx.cached("boost", lambda: oneshot_boost(ctx))
+    p1 = p_win(round(h + boost - m - e), dice, ties) if boost else p0
+    w = win_value(ctx, foes)
+    lc = loss_cost(ctx, foes, rr)
+    ev0 = p0 * w - (1 - p0) * lc
+    ev1 = p1 * w - (1 - p1) * lc - cost * 0.6
+    return (ev1, p1) if ev1 > ev0 else (ev0, p0)
+
+
+def oneshot_boost(ctx: Ctx) -> tuple[int, float]:
+    t, me = ctx.t, ctx.me
+    bonus, cost = 0, 0.0
+    for u in [*me.belt, *me.hand]:
+        if t.deck_of[u] == TREASURE and t.treasure[u].kind == "oneshot" and t.treasure[u].use == "bonus":
+            bonus += t.treasure[u].bonus
+            cost += ctx.value(u)
+    return bonus, cost

@@ -1,0 +1,56 @@
+"""Reading the table: how much a rival threatens to win, and whether a seat still can."""
+
+from __future__ import annotations
+
+from mqtui.bots.eval import hero_strength, monster_strength
+from mqtui.bots.normal.core import HOPE_FIGHTS, HOPE_MARGIN, HOPE_POWER, Cell, Ctx
+from mqtui.engine.board import ENTRANCE
+from mqtui.engine.defs import MonsterDef
+from mqtui.engine.heroes import MAX_LEVEL
+from mqtui.engine.state import State
+
+
+def threat(s: State, seat: int, other: int) -> float:
+    """How much ``seat`` wants to stop ``other`` getting ahead: 0 (harmless) to 1 (about to win)."""
+    o = s.heroes[other]
+    if o.level >= MAX_LEVEL - 1:
+        return 1.0
+    top = max(h.level for h in s.heroes)
+    me = s.heroes[seat].level
+    base = max(0.0, (o.level - 3) / 6)
+    if o.level >= top:
+        base += 0.15
+    if o.level > me:
+        base += 0.1 * (o.level - me)
+    return min(1.0, base)
+
+
+def hope(ctx: Ctx, seat: int) -> float:
+    """Whether ``seat`` still has a realistic path to win, 0 to 1, from public facts: a Level 10 hero
+    has one; below that it needs a kill, so it counts the fights the dungeon can still give it (rooms
+    left to explore, rooms whose monsters it could beat without help, a wandering monster now and then
+    from a search). Stopping a rival is worth only as much as the stopper's own hope: once a player
+    cannot win the race any more, its cards only drag the game on (and it lets the leader through)."""
+    return ctx.cached(("hope", seat), lambda: _hope(ctx, seat))
+
+
+def _hope(ctx: Ctx, seat: int) -> float:
+    t, s = ctx.t, ctx.s
+    hero = s.heroes[seat]
+    if hero.level >= MAX_LEVEL:
+        return 1.0
+    fights = float(len(s.tiles))
+    strength = hero_strength(t, hero)
+    rooms: dict[Cell, list[MonsterDef]] = {}
+    for m in s.monsters:
+        rooms.setdefault((m.x, m.y), []).append(t.monster[m.card])
+    for foes in rooms.values():
+        if strength - monster_strength(t, foes, [hero]) >= -HOPE_MARGIN:
+            fights += 1.0
+    for r in s.rooms:
+        if r.room != ENTRANCE and r.searched < 2:
+            mod = t.room(r.room).search
+            # a wandering monster on a d10 roll of 1 or less, after the room's modifiers (-2 once ransacked)
+            fights += sum(min(10, max(0, 1 - mod + 2 * k)) / 10 for k in range(r.searched, 2))
+    share = fights / (HOPE_FIGHTS * len(s.heroes))  # the fights are shared out round the table
+    return float(min(1.0, share) ** HOPE_POWER)

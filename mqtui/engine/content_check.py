@@ -1,0 +1,406 @@
+"""The content checks: what :func:`~mqtui.engine.content.load_content` verifies once every file is
+decoded (ids that refer to other entries, numbers in range, fields that only some kinds have).
+
+Each content kind is a ``Literal`` field of its definition (:mod:`mqtui.engine.defs`), so msgspec has
+already refused any unknown word while decoding; what is left here needs more than one field or more
+than one entry. The same checks run on a save's own copy of its content (:func:`check_content`).
+Every message names the file, the entry and the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqtui.engine.defs import (
+    COLOURS,
+    CONNECTIONS,
+    DICE_ACTIONS,
+    DUNGEON_ACTIONS,
+    LOSE_SLOTS,
+    ONESHOT_USES,
+    SHRINE_GIFTS,
+    SLOTS,
+    WEIRD_KINDS,
+    Bonus,
+    ClassDef,
+    Content,
+    Deal,
+    DxmDef,
+    Effect,
+    HeroCardDef,
+    MonsterDef,
+    Power,
+    RaceDef,
+    RoomDef,
+    RoomRule,
+    Tables,
+    TreasureDef,
+)
+
+MAX_LEVEL = 20
+SEARCH_MIN, SEARCH_MAX = -5, 15
+MAX_CARDS = 5000  # a bound on content that did not come from TOML (a save's own copy)
+
+# effect/power/rule kinds whose ``amount`` must be at least 1
+_EFFECT_AMOUNT = {"lose_levels", "lose_item", "lose_gold", "lose_moves", "discard_cards", "lose_life"}
+_POWER_AMOUNT = {
+    "combat_bonus",
+    "bonus_vs_tag",
+    "escape_bonus",
+    "extra_moves",
+    "search_bonus",
+    "sell_bonus",
+    "carry_big",
+    "backpack",
+}
+_RULE_POSITIVE = {"monster_dice", "leave_cost", "heal_on_enter"}
+_RULE_NONZERO = {"monster_bonus", "hero_bonus", "escape_bonus"}
+
+
+class ContentError(Exception):
+    """Content that cannot be loaded. ``errors`` holds one line per problem; ``str()`` joins them."""
+
+    def __init__(self, errors: str | Sequence[str]) -> None:
+        self.errors: list[str] = [errors] if isinstance(errors, str) else list(errors)
+        super().__init__("\n".join(self.errors))
+
+
+@dataclass
+class Item:
+    """A converted definition together with where it came from (for error messages)."""
+
+    obj: Any
+    file: str
+    label: str  # e.g. 'monster "slime-baron"'
+
+
+@dataclass
+class Merged:
+    races: dict[str, Item] = field(default_factory=dict)
+    classes: dict[str, Item] = field(default_factory=dict)
+    rooms: dict[str, Item] = field(default_factory=dict)
+    monsters: dict[str, Item] = field(default_factory=dict)
+    treasures: dict[str, Item] = field(default_factory=dict)
+    dxm: dict[str, Item] = field(default_factory=dict)
+    entrance: Item | None = None
+    tables: Tables | None = None
+    tables_file: str = ""
+
+    def by_key(self, key: str) -> dict[str, Item]:
+        table: dict[str, dict[str, Item]] = {
+            "race": self.races,
+            "class": self.classes,
+            "room": self.rooms,
+            "monster": self.monsters,
+            "treasure": self.treasures,
+            "dxm": self.dxm,
+        }
+        return table[key]
+
+
+class _Check:
+    """Collects messages for one entry."""
+
+    def __init__(self, item: Item, errors: list[str]) -> None:
+        self.prefix = f"{item.file}: {item.label}"
+        self.errors = errors
+
+    def __call__(self, ok: bool, fld: str, msg: str) -> None:
+        if not ok:
+            self.errors.append(f'{self.prefix}: field "{fld}": {msg}')
+
+    def one_of(self, value: str, allowed: Iterable[str], fld: str, what: str = "") -> None:
+        allowed = tuple(allowed)
+        if value in allowed:  # (the message is only built for a wrong value)
+            return
+        self(
+            False,
+            fld,
+            f'unknown {what or "value"} "{value}" (expected one of: {", ".join(allowed)})',
+        )
+
+
+def validate(m: Merged, errors: list[str]) -> None:
+    races, classes = set(m.races), set(m.classes)
+    heroes = races | classes
+    tags = {t for it in m.monsters.values() for t in it.obj.tags}
+    vs_ok = heroes | tags
+
+    for rid in sorted(races & classes):
+        item = m.classes[rid]
+        _Check(item, errors)(False, "id", f'"{rid}" is both a race and a class id')
+
+    def who(check: _Check, value: str, fld: str) -> None:
+        if value:
+            check(value in heroes, fld, f'"{value}" is not a race or class id')
+
+    def bonuses(check: _Check, items: tuple[Bonus, ...], fld: str) -> None:
+        for i, b in enumerate(items):
+            check(b.vs in vs_ok, f"{fld}[{i}].vs", f'"{b.vs}" is not a race id, class id or monster tag')
+            check(b.amount != 0, f"{fld}[{i}].amount", "must not be 0")
+
+    def effects(check: _Check, items: tuple[Effect, ...], fld: str) -> None:
+        for i, e in enumerate(items):
+            if e.kind == "lose_slot":
+                check(
+                    bool(e.slot),
+                    f"{fld}[{i}].slot",
+                    f'required for "lose_slot" (one of: {", ".join(LOSE_SLOTS)})',
+                )
+            else:
+                check(
+                    not e.slot, f"{fld}[{i}].slot", f'only "lose_slot" effects have a slot (kind "{e.kind}")'
+                )
+            if e.kind in _EFFECT_AMOUNT:
+                check(e.amount >= 1, f"{fld}[{i}].amount", f"must be at least 1, got {e.amount}")
+
+    def powers(check: _Check, items: tuple[Power, ...]) -> None:
+        for i, p in enumerate(items):
+            if p.kind in _POWER_AMOUNT:
+                check(p.amount >= 1, f"powers[{i}].amount", f"must be at least 1, got {p.amount}")
+            if p.kind == "bonus_vs_tag":
+                check(bool(p.tag), f"powers[{i}].tag", 'required for "bonus_vs_tag"')
+            else:
+                check(
+                    not p.tag, f"powers[{i}].tag", f'only "bonus_vs_tag" powers have a tag (kind "{p.kind}")'
+                )
+
+    # what every race, class and card has: a name, a text; powers (races, classes) or copies (cards)
+    for it in [
+        *m.races.values(),
+        *m.classes.values(),
+        *m.monsters.values(),
+        *m.treasures.values(),
+        *m.dxm.values(),
+    ]:
+        c = _Check(it, errors)
+        c(bool(it.obj.name.strip()), "name", "must not be empty")
+        c(bool(it.obj.text.strip()), "text", "must not be empty")
+        if isinstance(it.obj, HeroCardDef):
+            powers(c, it.obj.powers)
+        else:
+            c(it.obj.count >= 1, "count", f"must be at least 1, got {it.obj.count}")
+
+    # rooms
+    if m.entrance is not None:
+        e: RoomDef = m.entrance.obj
+        c = _Check(m.entrance, errors)
+        c(e.id == "entrance", "id", f'the entrance\'s id must be "entrance", got "{e.id}"')
+        c(e.tile == 0, "tile", f"the entrance is tile 0, got {e.tile}")
+        c(not e.arrows, "arrows", "the entrance has no monster arrows")
+        c(not e.rules, "rules", "the entrance has no rules")
+        c(e.deal is None, "deal", "the entrance has no deal")
+        c(0 < len(e.short) <= 10, "short", f"must be 1 to 10 characters, got {len(e.short)}")
+    tiles: dict[int, list[Item]] = {}
+    for it in m.rooms.values():
+        r: RoomDef = it.obj
+        c = _Check(it, errors)
+        c(bool(r.name.strip()), "name", "must not be empty")
+        c(bool(r.text.strip()), "text", "must not be empty")
+        c(0 < len(r.short) <= 10, "short", f"must be 1 to 10 characters, got {len(r.short)} ({r.short!r})")
+        c(r.id != "entrance", "id", '"entrance" is reserved for the [entrance] table')
+        c(r.tile >= 1, "tile", f"must be at least 1 (tile 0 is the entrance), got {r.tile}")
+        c(-5 <= r.search <= 5, "search", f"must be between -5 and 5, got {r.search}")
+        for colour in r.arrows:
+            c.one_of(colour, COLOURS, f"arrows.{colour}", "colour")
+        for i, rule in enumerate(r.rules):
+            _check_rule(c, rule, f"rules[{i}]")
+            if rule.kind == "hero_bonus":
+                who(c, rule.who, f"rules[{i}].who")
+        if r.deal is not None:
+            _check_deal(c, r.deal)
+            who(c, r.deal.who, "deal.who")
+        tiles.setdefault(r.tile, []).append(it)
+    for tile, items in sorted(tiles.items()):
+        if tile >= 1 and len(items) != 2:
+            names = ", ".join(f'"{x.obj.id}"' for x in items)
+            _Check(items[-1], errors)(
+                False,
+                "tile",
+                f"tile {tile} must have exactly two faces (two rooms), has {len(items)}: {names}",
+            )
+
+    for it in m.monsters.values():
+        mo: MonsterDef = it.obj
+        c = _Check(it, errors)
+        c(1 <= mo.level <= MAX_LEVEL, "level", f"must be between 1 and {MAX_LEVEL}, got {mo.level}")
+        c(mo.treasures >= 0, "treasures", f"must not be negative, got {mo.treasures}")
+        c(mo.levels >= 1, "levels", f"must be at least 1, got {mo.levels}")
+        c(0 <= mo.ignores < MAX_LEVEL, "ignores", f"must be between 0 and {MAX_LEVEL - 1}, got {mo.ignores}")
+        if mo.move == "weird":
+            c(bool(mo.weird), "weird", f'required when move is "weird" (one of: {", ".join(WEIRD_KINDS)})')
+        else:
+            c(not mo.weird, "weird", f'only "weird" movers have a weird rule (move is "{mo.move}")')
+        for i, tag in enumerate(mo.tags):
+            c(bool(tag.strip()), f"tags[{i}]", "must not be empty")
+        bonuses(c, mo.bonuses, "bonuses")
+        effects(c, mo.bad_stuff, "bad_stuff")
+
+    for it in m.treasures.values():
+        t: TreasureDef = it.obj
+        c = _Check(it, errors)
+        c(t.gold >= 0, "gold", f"must not be negative, got {t.gold}")
+        if t.kind == "equipment":
+            c(bool(t.slot), "slot", f'required for kind "equipment" (one of: {", ".join(SLOTS)})')
+        else:
+            c(not t.slot, "slot", f'only equipment has a slot (kind "{t.kind}")')
+            c(not t.big, "big", f'only equipment can be big (kind "{t.kind}")')
+        if t.kind == "oneshot":
+            c(bool(t.use), "use", f'required for kind "oneshot" (one of: {", ".join(ONESHOT_USES)})')
+            if t.use in ("heal", "moves"):
+                c(t.amount >= 1, "amount", f'must be at least 1 for use "{t.use}", got {t.amount}')
+        else:
+            c(not t.use, "use", f'only one-shots have a use (kind "{t.kind}")')
+            c(not t.thrown, "thrown", f'only one-shots can be thrown (kind "{t.kind}")')
+        for fld, refs in (("only", t.only), ("forbid", t.forbid)):
+            for i, ref in enumerate(refs):
+                c(ref in heroes, f"{fld}[{i}]", f'"{ref}" is not a race or class id')
+        bonuses(c, t.bonuses, "bonuses")
+
+    for it in m.dxm.values():
+        d: DxmDef = it.obj
+        c = _Check(it, errors)
+        c(d.treasures >= 0, "treasures", f"must not be negative, got {d.treasures}")
+        for kind, fld, ref, ids in (("race", "race", d.race, races), ("class", "klass", d.klass, classes)):
+            if d.kind == kind:
+                c(ref in ids, fld, f'"{ref}" is not a {kind} id')
+            else:
+                c(not ref, fld, f'only "{kind}" cards name a {kind} (kind "{d.kind}")')
+        if d.kind == "curse":
+            c(bool(d.effects), "effects", "a curse needs at least one effect")
+        else:
+            c(not d.effects, "effects", f'only curses have effects (kind "{d.kind}")')
+        effects(c, d.effects, "effects")
+        if d.kind == "enhancer":
+            c(d.amount != 0, "amount", "an enhancer's amount must not be 0")
+        if d.kind == "moves":
+            c(d.amount >= 1, "amount", f"must be at least 1, got {d.amount}")
+        if d.kind == "dungeon":
+            c.one_of(d.action, DUNGEON_ACTIONS, "action", "dungeon action")
+        elif d.kind == "dice":
+            c.one_of(d.action, DICE_ACTIONS, "action", "dice action")
+            if d.action == "plus":
+                c(d.amount != 0, "amount", 'a "plus" dice card needs a non-zero amount')
+        else:
+            c(not d.action, "action", f'only dungeon and dice cards have an action (kind "{d.kind}")')
+
+    if m.tables is not None:
+        _check_tables(m.tables, m.tables_file, errors)
+
+
+def _check_rule(c: _Check, rule: RoomRule, fld: str) -> None:
+    if rule.kind in _RULE_POSITIVE:
+        c(rule.amount >= 1, f"{fld}.amount", f'must be at least 1 for "{rule.kind}", got {rule.amount}')
+    if rule.kind in _RULE_NONZERO:
+        c(rule.amount != 0, f"{fld}.amount", f'must not be 0 for "{rule.kind}"')
+    if rule.kind != "hero_bonus":
+        c(not rule.who, f"{fld}.who", f'only "hero_bonus" rules name a race/class (kind "{rule.kind}")')
+
+
+def _check_deal(c: _Check, deal: Deal) -> None:
+    c(deal.price >= 0, "deal.price", f"must not be negative, got {deal.price}")
+    c(deal.amount >= 1, "deal.amount", f"must be at least 1, got {deal.amount}")
+    if deal.kind == "shrine":
+        c(bool(deal.gives), "deal.gives", f"required for a shrine (one of: {', '.join(SHRINE_GIFTS)})")
+    else:
+        c(not deal.gives, "deal.gives", f'only shrines have "gives" (kind "{deal.kind}")')
+    if deal.kind not in ("shrine",):
+        c(not deal.who, "deal.who", f'only shrines favour a race/class (kind "{deal.kind}")')
+    if deal.kind in ("buy_treasure", "heal", "buy_dxm"):
+        c(deal.price >= 1, "deal.price", f'"{deal.kind}" needs a price, got {deal.price}')
+
+
+def _check_tables(t: Tables, shown: str, errors: list[str]) -> None:
+    def err(label: str, fld: str, msg: str) -> None:
+        errors.append(f'{shown}: {label}: field "{fld}": {msg}')
+
+    rows = t.search
+    for i, row in enumerate(rows):
+        label = f"search row #{i + 1}"
+        if row.low > row.high:
+            err(label, "high", f"low ({row.low}) is greater than high ({row.high})")
+        if row.gold < 0:
+            err(label, "gold", f"must not be negative, got {row.gold}")
+        if row.treasures < 0:
+            err(label, "treasures", f"must not be negative, got {row.treasures}")
+        if row.result == "gold" and row.gold <= 0:
+            err(label, "gold", 'a "gold" row needs gold > 0')
+        if row.result == "treasure" and row.treasures <= 0:
+            err(label, "treasures", 'a "treasure" row needs treasures > 0')
+        if i > 0:
+            prev = rows[i - 1]
+            if row.low != prev.high + 1:
+                what = "gap" if row.low > prev.high + 1 else "overlap"
+                err(
+                    label,
+                    "low",
+                    f"{what}: rows must be sorted and contiguous; row #{i} ends at {prev.high}, "
+                    f"this one starts at {row.low}",
+                )
+    if rows:
+        if rows[0].low > SEARCH_MIN:
+            err(
+                "search row #1",
+                "low",
+                f"the table must cover rolls from {SEARCH_MIN}, starts at {rows[0].low}",
+            )
+        if rows[-1].high < SEARCH_MAX:
+            err(
+                f"search row #{len(rows)}",
+                "high",
+                f"the table must cover rolls up to {SEARCH_MAX}, ends at {rows[-1].high}",
+            )
+    for k, v in t.bag.items():
+        if k not in CONNECTIONS:
+            err("bag", k, f'unknown connection "{k}" (expected one of: {", ".join(CONNECTIONS)})')
+        if v < 0:
+            err("bag", k, f"must not be negative, got {v}")
+    passable = [k for k, v in t.bag.items() if v > 0 and k != "wall" and k in t.move_cost]
+    if not passable:
+        errors.append(f"{shown}: bag: needs at least one passable connection (one with a move cost)")
+    for k, v in t.move_cost.items():
+        if k not in CONNECTIONS:
+            err("move_cost", k, f'unknown connection "{k}" (expected one of: {", ".join(CONNECTIONS)})')
+        elif k == "wall":
+            err("move_cost", k, "walls are impassable and have no move cost")
+        if v < 1:
+            err("move_cost", k, f"must be at least 1, got {v}")
+
+
+def check_content(content: Content, where: str = "the save's content") -> list[str]:
+    """The checks :func:`load_content` makes, on definitions that did not come from TOML files (a save's
+    own copy of its content): one line per problem, ``[]`` if the engine can use them."""
+    errors: list[str] = []
+
+    def items(kind: str, defs: Iterable[Any]) -> dict[str, Item]:
+        out: dict[str, Item] = {}
+        for d in defs:
+            if d.id in out:
+                errors.append(f'{where}: {kind} "{d.id}": field "id": duplicate id')
+            out[d.id] = Item(d, where, f'{kind} "{d.id}"')
+        return out
+
+    merged = Merged(
+        races=items("race", content.races.values()),
+        classes=items("class", content.classes.values()),
+        rooms=items("room", content.rooms),
+        monsters=items("monster", content.monsters),
+        treasures=items("treasure", content.treasures),
+        dxm=items("dxm", content.dxm),
+        entrance=Item(content.entrance, where, "entrance"),
+        tables=content.tables,
+        tables_file=where,
+    )
+    cards = sum(m.count for m in content.monsters) + sum(t.count for t in content.treasures)
+    cards += sum(d.count for d in content.dxm)
+    if not 0 < cards <= MAX_CARDS or len(content.rooms) > MAX_CARDS:
+        errors.append(f"{where}: {cards} cards and {len(content.rooms)} rooms (at most {MAX_CARDS} of each)")
+        return errors
+    heroes: list[tuple[str, RaceDef | ClassDef]] = [*content.races.items(), *content.classes.items()]
+    for key, d in heroes:
+        if key != d.id:
+            errors.append(f'{where}: "{key}": field "id": the entry says "{d.id}"')
+    validate(merged, errors)
+    return errors
