@@ -37,7 +37,32 @@ class KeySpec(NamedTuple):
 
 
 class QuietKey(SteadySize, FooterKey):
-    """A footer key whose new width moves the keys after it in one layout, not two."""
+    """A footer key whose new width moves the keys after it in one layout, not two, and that is
+    greyed out without restyling it from the whole stylesheet (FooterKey's class ``-disabled`` only
+    sets ``text-style: dim``; setting that on the key itself looks the same)."""
+
+    def __init__(
+        self,
+        key: str,
+        key_display: str,
+        description: str,
+        action: str,
+        disabled: bool = False,
+        tooltip: str = "",
+        classes: str = "",
+    ) -> None:
+        super().__init__(key, key_display, description, action, tooltip=tooltip, classes=classes)
+        grey(self, disabled)
+
+
+def grey(key: FooterKey, disabled: bool) -> None:
+    """Grey a key out (a key that is not possible now) or light it."""
+    if isinstance(key, QuietKey):
+        if disabled != key._disabled:
+            key.styles.text_style = "dim" if disabled else None
+    else:
+        key.set_class(disabled, "-disabled")
+    key._disabled = disabled  # (what FooterKey checks when clicked)
 
 
 class QuietFooter(SteadySize, Footer):
@@ -184,8 +209,7 @@ class QuietFooter(SteadySize, Footer):
             k.display = True
             k.key, k.action = spec.key, spec.action
             if k._disabled != spec.disabled:
-                k._disabled = spec.disabled
-                k.set_class(spec.disabled, "-disabled")
+                grey(k, spec.disabled)
             if k.tooltip != (spec.tooltip or None):
                 k.tooltip = spec.tooltip or None
         for k in keys[len(specs) :]:
@@ -202,7 +226,6 @@ class QuietFooter(SteadySize, Footer):
             return False
         for k in keys:
             on = enabled.get((k.key, k.action), True)
-            if k.has_class("-disabled") == on:
-                k._disabled = not on  # what FooterKey checks when clicked
-                k.set_class(not on, "-disabled")
+            if k._disabled == on:
+                grey(k, not on)
         return True
