@@ -19,7 +19,7 @@ from mqtui.bots import make_bot
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
-from mqtui.engine.view import view_for
+from mqtui.hosting import Host
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
 DEFAULT_ROUND_CAP = 200
@@ -53,21 +53,20 @@ def play_game(
     players = [(NAMES[i], COLOURS[i]) for i in range(len(bots))]
     result = GameResult(seed=seed, bots=tuple(bots))
     seats = [make_bot(kind, seed * 1000 + i) for i, kind in enumerate(bots)]
-    needs_view = [getattr(b, "needs_view", True) for b in seats]
     try:
-        state, _ = engine.new_game(players, seed)
+        game = Host(engine, engine.new_game(players, seed)[0], rollback=False)  # a failed game is reported
+        state = game.state
         while state.stage != STAGE_OVER:
             if state.round > round_cap:
                 result.capped = True
                 break
-            seat = engine.deciding(state)
+            seat = game.deciding()
             legal = engine.legal(state, seat)
             started = time.perf_counter_ns() if time_decisions else 0
-            view = view_for(state, seat) if needs_view[seat] else None
-            choice = seats[seat].choose(engine, view, seat, list(legal))
+            choice = game.decide(seats[seat], seat, legal)
             if time_decisions:
                 result.decision_ns.setdefault(bots[seat], []).append(time.perf_counter_ns() - started)
-            events = engine.apply(state, choice.action)
+            events = game.apply(choice.action).events
             result.decisions += 1
             result.boss_fights += sum(1 for e in events if e.kind == "boss")
             result.boss_wins += sum(1 for e in events if e.kind == "win")

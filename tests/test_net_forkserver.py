@@ -16,7 +16,7 @@ from test_net_ssh import SSH_OPTS, Term, _until
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net.authority import Authority
-from mqtui.net.forkserver import ForkServer, spawn_forked
+from mqtui.net.forkserver import PROGRAMS, ForkServer, spawn_forked
 from mqtui.net.identity import KeyTable
 from mqtui.net.limits import Limits
 from mqtui.net.sessionguard import process_state
@@ -61,7 +61,7 @@ async def test_a_forked_app_has_its_own_terminal_and_exit_code(forks: ForkServer
     argv = [
         "python",
         "-m",
-        "mqtui.net.client",
+        PROGRAMS["client"],
         "--fd",
         str(theirs.fileno()),
         "--app",
@@ -81,7 +81,7 @@ async def test_a_forked_app_has_its_own_terminal_and_exit_code(forks: ForkServer
 async def test_a_forked_app_that_hangs_is_ended_by_a_signal(forks: ForkServer) -> None:
     ours, theirs = socket.socketpair()  # we never answer its hello: it waits
     env = {"PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color"}
-    argv = ["python", "-m", "mqtui.net.client", "--fd", str(theirs.fileno()), "--app", "standin"]
+    argv = ["python", "-m", PROGRAMS["client"], "--fd", str(theirs.fileno()), "--app", "standin"]
     child = await spawn_forked(forks, argv, env, (80, 24, 0, 0), theirs.fileno())
     theirs.close()
     try:

@@ -562,6 +562,7 @@ async def test_a_remote_app_writes_nothing_on_the_host_and_opens_nothing(
 ) -> None:
     from textual.command import CommandList
 
+    from mqtui.cli.seatapp import seat_app
     from mqtui.net.client import make_app
     from mqtui.store import LocalStore, Seat
 
@@ -569,7 +570,7 @@ async def test_a_remote_app_writes_nothing_on_the_host_and_opens_nothing(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)  # where a screenshot or a delivered file would land
     store = LocalStore.new(engine, (Seat("Ann", "red"), Seat("Bob", "blue")), 3)
-    app = make_app(store, "standin", remote=True)
+    app = make_app(store, seat_app("standin"), remote=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         for name in (
@@ -598,3 +599,26 @@ async def test_a_remote_app_writes_nothing_on_the_host_and_opens_nothing(
     split.tokens = 10.0
     got += split.take(b"01~ok")  # the rest of it passes, but the app never saw a whole end marker
     assert got == b"\x1b[200~ab\x1b[" + b"01~ok" + b"\x1b[201~"
+
+
+def test_a_seat_s_app_is_chosen_by_the_command_line_and_the_environment_wins(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mqtui.cli.seatapp import seat_app
+    from mqtui.net.standin import StandInApp
+    from mqtui.store import LocalStore, Seat
+    from mqtui.ui.app import MQApp
+
+    store = LocalStore.new(engine, (Seat("Ann", "red"), Seat("Bob", "blue")), 3)
+    monkeypatch.delenv("MQTUI_NET_APP", raising=False)
+    full = seat_app("mqapp")(store)
+    assert (
+        isinstance(full, MQApp) and not full.save_settings_file
+    )  # a remote player keeps the host's settings
+    assert isinstance(seat_app("auto")(store), MQApp)
+    assert isinstance(seat_app("standin")(store), StandInApp)
+    monkeypatch.setenv("MQTUI_NET_APP", "standin")
+    assert isinstance(seat_app("mqapp")(store), StandInApp)
+    monkeypatch.setenv("MQTUI_NET_APP", "fancy")
+    with pytest.raises(ValueError, match="fancy"):
+        seat_app()

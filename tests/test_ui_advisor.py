@@ -169,6 +169,8 @@ def test_cli_new_without_players_uses_the_remembered_level(monkeypatch) -> None:
     started: list[object] = []
 
     class FakeApp:
+        return_code = 0  # what the real app ends with after a normal quit
+
         def run(self) -> None:
             started.append(True)
 

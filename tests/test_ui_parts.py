@@ -8,10 +8,10 @@ import random
 import pytest
 from ui_helpers import add_monster, add_room, make_app, settle, store_for
 
-from mqtui.engine.actions import SPECS
+from mqtui.engine.actions import EVENT_KINDS, SPECS
 from mqtui.ui import themes
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
-from mqtui.ui.describe import action_label, card_kind, card_text, hero_letters, log_kind, prompt
+from mqtui.ui.describe import LOG_STYLES, action_label, card_kind, card_text, hero_letters, log_style, prompt
 from mqtui.ui.session import build_seats, default_specs, parse_players, resolve_kind
 from mqtui.ui.settings import Settings, load_settings, save_settings
 from mqtui.ui.widgets.map_canvas import CONNECTIONS, draw
@@ -130,6 +130,7 @@ def test_cli_load_rejects_a_missing_file(capsys, tmp_path) -> None:
 def test_every_legal_action_in_random_games_has_words() -> None:
     """Labels, card kinds and prompts never fail on real positions (random play, several seeds)."""
     seen: set[str] = set()
+    kinds: set[str] = set()
     for seed in range(4):
         store = store_for((("A", "random"), ("B", "random"), ("C", "random")), seed=seed, setup_done=False)
         rnd = random.Random(seed)
@@ -147,18 +148,25 @@ def test_every_legal_action_in_random_games_has_words() -> None:
             for uid in snap.view.heroes[who].hand:
                 assert card_kind(store.cards, uid) and card_text(store.cards, uid)
             store.apply(rnd.choice(snap.legal))
-        for line in store.snapshot(0).log:
-            assert log_kind(line.text)[1]
+        kinds.update(line.kind for line in store.snapshot(0).log)
     assert len(seen) >= 15, seen
     assert seen <= set(SPECS)
+    assert len(kinds) >= 15, kinds
+    assert kinds <= set(LOG_STYLES), kinds - set(LOG_STYLES)  # every kind met has its own symbol
 
 
-def test_log_kinds() -> None:
-    assert log_kind("Round 3: Ann's turn.")[0] == "turn"
-    assert log_kind("Colour die (monster phase): red.")[0] == "colour"
-    assert log_kind("Dice: Ann rolls 4 for the heroes; Bob rolls 3 for the monsters.")[0] == "dice"
-    assert log_kind("Ann (1 +die 3 = 4) loses to Goblin (6 +die 2 = 8).")[0] == "result"
-    assert log_kind("Ann dies!")[0] == "death"
+def test_every_event_kind_has_a_log_symbol() -> None:
+    """The engine's kinds and those the hosts add (undo, save, away, bot, timeout): each has its entry."""
+    assert set(LOG_STYLES) == set(EVENT_KINDS)
+
+
+def test_log_symbols_come_from_the_event_kind_not_the_words() -> None:
+    assert log_style("turn") == ("»", "turn")
+    assert log_style("result")[0] == log_style("combat")[0] == "⚔"
+    assert log_style("death") == ("✝", "death")
+    assert log_style("a-kind-from-a-newer-server") == ("·", "")
+    # one symbol for each kind of thing, so that without colour the symbol still tells them apart
+    assert len({symbol for symbol, _ in LOG_STYLES.values()}) >= 25
 
 
 def test_hero_letters_are_unique() -> None:
@@ -246,6 +254,31 @@ async def test_undo_takes_the_move_out_of_the_log_pane() -> None:
         # the same as the whole log written afresh
         log._rewrite(app.screen.snapshot.log)
         assert [strip.text for strip in log.lines] == lines
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_the_log_shows_each_entry_with_its_kind_s_symbol(no_color: bool, monkeypatch) -> None:
+    """Real entries (the start, draws, the turn, a move, an undo) each with their kind's symbol, also under
+    NO_COLOR, where the symbol and the words carry the meaning."""
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    store = store_for()
+    add_room(store, "coat-check", 1, 0)
+    app = make_app(store)
+
+    def shows(kind: str, symbol: str) -> bool:
+        entry = next(e for e in reversed(app.screen.snapshot.log) if e.kind == kind)
+        return any(strip.text.startswith(f"{symbol} {entry.text[:12]}") for strip in log.lines)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        log = app.screen.query_one("#log")
+        await pilot.press("shift+right")
+        await settle(pilot, app)
+        assert shows("start", "»") and shows("draw", "+") and shows("turn", "»") and shows("move", "→")
+        await pilot.press("ctrl+z")
+        await settle(pilot, app)
+        assert shows("undo", "↶")
 
 
 class ProtocolOnly:

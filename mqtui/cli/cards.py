@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from mqtui.cli.packopt import add_pack_option
+from mqtui.cli.packopt import add_dir_option, add_pack_option
 
 if TYPE_CHECKING:
     from mqtui.engine.defs import Content
@@ -22,13 +22,7 @@ Rows = list[tuple[str, list[str]]]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kind", choices=KINDS, action="append", help="only this kind (may be repeated)")
     parser.add_argument("--search", metavar="TEXT", help="only entries whose id, name or text contain TEXT")
-    parser.add_argument(
-        "--dir",
-        action="append",
-        metavar="DIR",
-        dest="dirs",
-        help="content folder (repeat for base + packs; default: the base content)",
-    )
+    add_dir_option(parser)
     add_pack_option(parser, "show too")
 
 

@@ -1,4 +1,5 @@
-"""The ``--pack NAME`` option (repeatable) of the commands that play or show games with content packs."""
+"""The content options: ``--pack NAME`` of the commands that play or show games with content packs, and
+``--dir DIR`` of those that read content folders (both repeatable)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,14 @@ def add_pack_option(parser: argparse.ArgumentParser, what: str = "play with") ->
         metavar="NAME",
         help=f"content pack to {what} (repeat for more; 'mqtui content check' lists the installed ones)",
     )
+
+
+def add_dir_option(
+    parser: argparse.ArgumentParser,
+    help: str = "content folder (repeat for base + packs; default: the base content)",
+) -> None:
+    """``--dir DIR`` (repeatable, into ``args.dirs``): content folders instead of the installed content."""
+    parser.add_argument("--dir", action="append", dest="dirs", metavar="DIR", help=help)
 
 
 def pack_engine(args: argparse.Namespace, command: str) -> Engine | None:

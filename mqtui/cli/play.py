@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mqtui.ui.app import MQApp
+    from mqtui.ui.session import SeatSpec
 
 HELP = "open the title screen: new game, continue, load, rules, settings"
 
@@ -24,7 +30,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
 
 
-def make_app(args: argparse.Namespace, **kwargs: object):  # type: ignore[no-untyped-def]
+def make_app(
+    args: argparse.Namespace,
+    *,
+    new_game: Sequence[SeatSpec] | None = None,
+    seed: int | None = None,
+    packs: Sequence[str] = (),
+    load: Path | None = None,
+    replay: Path | None = None,
+    replay_seat: int | None = None,
+) -> MQApp:
+    """The app for ``args`` (--theme, --speed where the command has them) and what it opens at once."""
     from mqtui.ui.app import MQApp
     from mqtui.ui.settings import BOT_SPEEDS, load_settings
 
@@ -32,10 +48,20 @@ def make_app(args: argparse.Namespace, **kwargs: object):  # type: ignore[no-unt
     if getattr(args, "theme", None):
         settings.theme = args.theme
     delay = BOT_SPEEDS[args.speed] if getattr(args, "speed", None) else None
-    return MQApp(settings=settings, bot_delay=delay, save_on_signals=True, **kwargs)  # type: ignore[arg-type]
+    return MQApp(
+        settings=settings,
+        bot_delay=delay,
+        save_on_signals=True,
+        new_game=new_game,
+        seed=seed,
+        packs=packs,
+        load=load,
+        replay=replay,
+        replay_seat=replay_seat,
+    )
 
 
-def run_app(app: Any) -> int:
+def run_app(app: MQApp) -> int:
     """Run the app; its exit code (128 + the signal when SIGTERM or SIGHUP ended a game, after saving it)."""
     app.run()
     return int(app.return_code or 0)

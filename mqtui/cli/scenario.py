@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mqtui.cli.packopt import add_dir_option
+
 HELP = "run rule scenarios (TOML files or folders of them); exit 1 with a diff when one fails"
 
 
@@ -17,13 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="show what happened in every scenario")
     parser.add_argument("-q", "--quiet", action="store_true", help="only report failures and the summary")
-    parser.add_argument(
-        "--dir",
-        action="append",
-        metavar="DIR",
-        dest="dirs",
-        help="content folder (repeat for base + packs; default: the base content)",
-    )
+    add_dir_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -118,11 +118,12 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from mqtui.cli.seatapp import seat_app
     from mqtui.net.options import ServeError
     from mqtui.net.serve import serve
 
     try:
-        return asyncio.run(serve(_options(args)))
+        return asyncio.run(serve(_options(args), app=seat_app(args.app)))
     except ServeError as exc:
         print(f"mqtui serve: {exc}")
         return 2

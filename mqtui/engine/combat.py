@@ -20,12 +20,14 @@ from mqtui.engine.heroes import (
     usable,
 )
 from mqtui.engine.state import (
+    FLEE,
+    REWARD,
+    STAGE_OVER,
+    WINDOW,
     Combat,
     Frame,
-    FrameKind,
     Hero,
     Monster,
-    Stage,
     State,
     cell_key,
 )
@@ -78,7 +80,7 @@ def start_combat(
             f"Combat in {room_name(t, s, hero.x, hero.y)}! {hero.name} (Level {hero.level}) faces {foes}.",
         )
     )
-    s.frames.append(Frame(kind=FrameKind.WINDOW, seat=hero.seat, stage="pre"))
+    s.frames.append(Frame(kind=WINDOW, seat=hero.seat, stage="pre"))
 
 
 def hero_terms(t: CardTable, s: State, c: Combat, monsters: list[Monster] | None = None) -> list[Term]:
@@ -174,7 +176,7 @@ def roll_dice(t: CardTable, s: State, ev: list[Event]) -> None:
             f"Dice: {s.heroes[c.active].name} rolls {c.hero_die} for the heroes; {roller} rolls {dice} for the monsters.",
         )
     )
-    s.frames.append(Frame(kind=FrameKind.WINDOW, seat=c.active, stage="post"))
+    s.frames.append(Frame(kind=WINDOW, seat=c.active, stage="post"))
 
 
 def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
@@ -209,7 +211,7 @@ def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
         discard(t, s, c.boss_card)
         if won:
             s.winners = [h.seat for h in side]
-            s.stage = Stage.OVER
+            s.stage = STAGE_OVER
             s.frames.clear()
             ev.append(Event("win", f"{names} {'win' if len(side) > 1 else 'wins'} the game!"))
             return
@@ -248,7 +250,7 @@ def _win(
         chooser = c.helper if c.terms_first else c.active
         s.frames.append(
             Frame(
-                kind=FrameKind.REWARD,
+                kind=REWARD,
                 seat=chooser,
                 n=min(c.terms_treasures, len(drawn)),
                 target=c.helper,
@@ -262,7 +264,7 @@ def _lose(
 ) -> None:
     room_escape = sum(r.amount for r in room_rules(t, s, c) if r.kind == "escape_bonus")
     for hero in reversed(side):
-        s.frames.append(Frame(kind=FrameKind.FLEE, seat=hero.seat, target=cell_key(c.x, c.y)))
+        s.frames.append(Frame(kind=FLEE, seat=hero.seat, target=cell_key(c.x, c.y)))
     for hero in side:
         lose_life(t, s, ev, hero, 1, "lost the fight")
         if hero.dead:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -40,13 +40,17 @@ from mqtui.engine.heroes import (
 )
 from mqtui.engine.legal import LEVEL_PRICE, deciding, legal_actions
 from mqtui.engine.state import (
+    ACT,
     DX,
     DY,
+    STAGE_CHARITY,
+    STAGE_OVER,
+    STAGE_SETUP,
+    STAGE_TURN,
     Frame,
     FrameKind,
     Hero,
     Room,
-    Stage,
     State,
     cell_key,
     edge_key,
@@ -144,7 +148,7 @@ class Engine:
 
     def explain(self, s: State, action: Action) -> str:
         """Why an action is not legal now, in words for the player."""
-        if s.stage == Stage.OVER:
+        if s.stage == STAGE_OVER:
             return "the game is over"
         who = deciding(s)
         if not 0 <= action.seat < len(s.heroes):
@@ -170,7 +174,7 @@ class Engine:
         f = s.frames[-1]
         k = action.kind
         card = action.a if 0 <= action.a < len(t.names) else -1
-        if f.kind != FrameKind.ACT or s.combat is not None:
+        if f.kind != ACT or s.combat is not None:
             if k == "invite" and s.combat is not None and 0 <= action.a < len(s.heroes):
                 other = s.heroes[action.a]
                 if s.combat.boss and other.level < MAX_LEVEL:
@@ -237,16 +241,16 @@ class Engine:
 
     def _advance(self, s: State, ev: list[Event]) -> None:
         """Run everything automatic until someone must decide or the game is over."""
-        while s.stage != Stage.OVER:
+        while s.stage != STAGE_OVER:
             if s.frames:
                 if self._settle_frame(s, ev):
                     continue
                 return
-            if s.stage == Stage.SETUP:
-                s.stage = Stage.TURN
+            if s.stage == STAGE_SETUP:
+                s.stage = STAGE_TURN
                 self._begin_turn(s, ev, 0)
-            elif s.stage == Stage.TURN:
-                s.stage = Stage.CHARITY
+            elif s.stage == STAGE_TURN:
+                s.stage = STAGE_CHARITY
                 hero = s.heroes[s.active]
                 excess = len(hero.hand) - HAND_LIMIT
                 if excess > 0:
@@ -266,66 +270,14 @@ class Engine:
                 nxt = (s.active + 1) % len(s.heroes)
                 if nxt == 0:
                     s.round += 1
-                s.stage = Stage.TURN
+                s.stage = STAGE_TURN
                 self._begin_turn(s, ev, nxt)
 
     def _settle_frame(self, s: State, ev: list[Event]) -> bool:
         """Finish the top frame if it needs no decision; True if anything changed."""
-        t = self.cards
         f = s.frames[-1]
-        hero = s.heroes[f.seat]
-        k = f.kind
-        if k == FrameKind.ACT:
-            if hero.dead:
-                s.frames.pop()
-                return True
-            if s.combat is None:
-                if hero.level >= MAX_LEVEL and (hero.x, hero.y) == (0, 0):
-                    boss = draw(t, s, MONSTER)
-                    if boss is not None:
-                        ev.append(
-                            Event("boss", f"{hero.name} is Level 10 at the Entrance: the boss fight begins!")
-                        )
-                        start_combat(t, s, ev, hero, [], boss_card=boss)
-                        return True
-                hostile = hostile_monsters(t, s, hero)
-                if hostile:
-                    start_combat(t, s, ev, hero, hostile)
-                    return True
-            return False
-        if k == FrameKind.FLEE:
-            if hero.dead or cell_key(hero.x, hero.y) != f.target:
-                s.frames.pop()
-                return True
-            options = flee_options(s, hero)
-            if not options:
-                s.frames.pop()
-                ev.append(Event("flee", f"{hero.name} has nowhere to run and stays put."))
-                if hero.seat == s.active:
-                    s.frames = [fr for fr in s.frames if fr.kind != FrameKind.ACT]
-                    ev.append(Event("phase", f"{hero.name}'s action phase ends."))
-                return True
-            if len(options) == 1:
-                do_flee(t, s, Action(hero.seat, "flee", options[0]), ev)
-                return True
-            return False
-        if k == FrameKind.LOSE_ITEM:
-            if hero.dead or not carried(hero) or f.n <= 0:
-                s.frames.pop()
-                return True
-            return False
-        if k == FrameKind.REWARD:
-            active = s.heroes[s.active]
-            if f.n <= 0 or not any(u in active.hand for u in f.options) or s.heroes[f.target].dead:
-                s.frames.pop()
-                return True
-            return False
-        if k == FrameKind.CHARITY:
-            if len(hero.hand) <= HAND_LIMIT:
-                s.frames.pop()
-                return True
-            return False
-        return False
+        settle = _SETTLE.get(f.kind)
+        return settle is not None and settle(self.cards, s, f, s.heroes[f.seat], ev)
 
     def _begin_turn(self, s: State, ev: list[Event], seat: int) -> None:
         t = self.cards
@@ -353,17 +305,90 @@ class Engine:
         move_monsters(t, s, ev, colour)
 
 
+def _settle_act(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
+    """The action phase: over for a dead hero; a fight starts by itself (the boss, hostile monsters)."""
+    if hero.dead:
+        s.frames.pop()
+        return True
+    if s.combat is None:
+        if hero.level >= MAX_LEVEL and (hero.x, hero.y) == (0, 0):
+            boss = draw(t, s, MONSTER)
+            if boss is not None:
+                ev.append(Event("boss", f"{hero.name} is Level 10 at the Entrance: the boss fight begins!"))
+                start_combat(t, s, ev, hero, [], boss_card=boss)
+                return True
+        hostile = hostile_monsters(t, s, hero)
+        if hostile:
+            start_combat(t, s, ev, hero, hostile)
+            return True
+    return False
+
+
+def _settle_flee(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
+    """Running away: nothing to choose when there is one way out, or none."""
+    if hero.dead or cell_key(hero.x, hero.y) != f.target:
+        s.frames.pop()
+        return True
+    options = flee_options(s, hero)
+    if not options:
+        s.frames.pop()
+        ev.append(Event("flee", f"{hero.name} has nowhere to run and stays put."))
+        if hero.seat == s.active:
+            s.frames = [fr for fr in s.frames if fr.kind != ACT]
+            ev.append(Event("phase", f"{hero.name}'s action phase ends."))
+        return True
+    if len(options) == 1:
+        do_flee(t, s, Action(hero.seat, "flee", options[0]), ev)
+        return True
+    return False
+
+
+def _settle_lose_item(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
+    if hero.dead or not carried(hero) or f.n <= 0:
+        s.frames.pop()
+        return True
+    return False
+
+
+def _settle_reward(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
+    active = s.heroes[s.active]
+    if f.n <= 0 or not any(u in active.hand for u in f.options) or s.heroes[f.target].dead:
+        s.frames.pop()
+        return True
+    return False
+
+
+def _settle_charity(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
+    if len(hero.hand) <= HAND_LIMIT:
+        s.frames.pop()
+        return True
+    return False
+
+
+# what runs by itself in a frame before anyone is asked (True: the frame changed), by frame kind
+_SETTLE: dict[FrameKind, Callable[[CardTable, State, Frame, Hero, list[Event]], bool]] = {
+    FrameKind.ACT: _settle_act,
+    FrameKind.FLEE: _settle_flee,
+    FrameKind.LOSE_ITEM: _settle_lose_item,
+    FrameKind.REWARD: _settle_reward,
+    FrameKind.CHARITY: _settle_charity,
+}
+
+
 def _frame_words(f: Frame) -> str:
-    return {
-        FrameKind.SETUP: "building their hero",
-        FrameKind.ACT: "their action phase",
-        FrameKind.WINDOW: "the combat window",
-        FrameKind.INVITE: "answering a call for help",
-        FrameKind.REWARD: "handing over the helper's reward",
-        FrameKind.LOSE_ITEM: "choosing an item to lose",
-        FrameKind.FLEE: "choosing where to flee",
-        FrameKind.CHARITY: "giving away extra cards",
-    }.get(f.kind, f.kind)
+    return _FRAME_WORDS.get(f.kind, f.kind)
+
+
+_FRAME_WORDS: dict[FrameKind, str] = {
+    FrameKind.SETUP: "building their hero",
+    FrameKind.ACT: "their action phase",
+    FrameKind.WINDOW: "the combat window",
+    FrameKind.INVITE: "answering a call for help",
+    FrameKind.REWARD: "handing over the helper's reward",
+    FrameKind.LOSE_ITEM: "choosing an item to lose",
+    FrameKind.FLEE: "choosing where to flee",
+    FrameKind.CHARITY: "giving away extra cards",
+}
 
 
 __all__ = ["DIR_LETTERS", "Engine", "copy_state", "fight_monsters"]

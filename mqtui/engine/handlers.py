@@ -38,9 +38,9 @@ from mqtui.engine.legal import LEVEL_PRICE, move_cost
 from mqtui.engine.state import (
     DX,
     DY,
+    INVITE,
     Combat,
     Frame,
-    FrameKind,
     Hero,
     Mod,
     State,
@@ -390,7 +390,7 @@ def do_invite(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     hero, other = s.heroes[a.seat], s.heroes[a.a]
     c.invited.append(other.seat)
     n, first = a.b % 10, a.b >= 10
-    s.frames.append(Frame(kind=FrameKind.INVITE, seat=other.seat, n=n, first=first, target=a.c))
+    s.frames.append(Frame(kind=INVITE, seat=other.seat, n=n, first=first, target=a.c))
     ev.append(
         Event("invite", f"{hero.name} asks {other.name} to help, offering {terms_words(n, first, a.c)}.")
     )

@@ -9,8 +9,8 @@ from mqtui.engine.cards import DXM, TREASURE, CardTable, Traits
 from mqtui.engine.defs import Effect, Power, TreasureDef
 from mqtui.engine.state import (
     HIDDEN,
+    LOSE_ITEM,
     Frame,
-    FrameKind,
     Hero,
     State,
 )
@@ -214,7 +214,7 @@ def apply_effect(t: CardTable, s: State, ev: list[Event], hero: Hero, e: Effect,
     elif k == "lose_item":
         n = min(e.amount, len(carried(hero)))
         if n:
-            s.frames.append(Frame(kind=FrameKind.LOSE_ITEM, seat=hero.seat, n=n))
+            s.frames.append(Frame(kind=LOSE_ITEM, seat=hero.seat, n=n))
     elif k == "lose_gold":
         gold = min(hero.gold, e.amount)
         hero.gold -= gold

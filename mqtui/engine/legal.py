@@ -5,6 +5,8 @@ The UI, the bots, the tests, the simulator and the engine's own ``apply`` all as
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mqtui.engine.actions import Action
 from mqtui.engine.board import (
     ENTRANCE,
@@ -31,10 +33,10 @@ from mqtui.engine.state import (
     DY,
     HIDDEN,
     KEY_STEP,
+    STAGE_OVER,
     Frame,
     FrameKind,
     Hero,
-    Stage,
     State,
     cell_key,
     edge_key,
@@ -48,37 +50,40 @@ MAX_TERMS_TREASURES = 3
 
 def deciding(s: State) -> int:
     """The seat that must decide now, or -1 when the game is over."""
-    if s.stage == Stage.OVER or not s.frames:
+    if s.stage == STAGE_OVER or not s.frames:
         return -1
     return s.frames[-1].seat
 
 
 def legal_actions(t: CardTable, s: State, seat: int) -> list[Action]:
-    if s.stage == Stage.OVER or not s.frames:
+    if s.stage == STAGE_OVER or not s.frames:
         return []
     f = s.frames[-1]
     if f.seat != seat:
         return []
-    hero = s.heroes[seat]
-    kind = f.kind
-    if kind == FrameKind.ACT:
-        return _act(t, s, hero)
-    if kind == FrameKind.WINDOW:
-        return _window(t, s, f, hero)
-    if kind == FrameKind.SETUP:
-        return _setup(t, hero)
-    if kind == FrameKind.INVITE:
-        return [Action(seat, "accept"), Action(seat, "decline")]
-    if kind == FrameKind.REWARD:
-        active = s.heroes[s.active]
-        return [Action(seat, "take", u) for u in f.options if u in active.hand]
-    if kind == FrameKind.LOSE_ITEM:
-        return [Action(seat, "lose", u) for u in carried(hero)]
-    if kind == FrameKind.FLEE:
-        return [Action(seat, "flee", d) for d in flee_options(s, hero)]
-    if kind == FrameKind.CHARITY:
-        return [Action(seat, "charity", u) for u in hero.hand] if len(hero.hand) > HAND_LIMIT else []
-    return []
+    by_frame = _BY_FRAME.get(f.kind)
+    return by_frame(t, s, f, s.heroes[seat]) if by_frame is not None else []
+
+
+def _invite(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
+    return [Action(hero.seat, "accept"), Action(hero.seat, "decline")]
+
+
+def _reward(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
+    active = s.heroes[s.active]
+    return [Action(hero.seat, "take", u) for u in f.options if u in active.hand]
+
+
+def _lose_item(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
+    return [Action(hero.seat, "lose", u) for u in carried(hero)]
+
+
+def _flee(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
+    return [Action(hero.seat, "flee", d) for d in flee_options(s, hero)]
+
+
+def _charity(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
+    return [Action(hero.seat, "charity", u) for u in hero.hand] if len(hero.hand) > HAND_LIMIT else []
 
 
 def _identity_cards(t: CardTable, hero: Hero, out: list[Action]) -> None:
@@ -120,7 +125,7 @@ def _items(t: CardTable, hero: Hero, out: list[Action]) -> None:
             out.append(Action(seat, "equip", uid))
 
 
-def _setup(t: CardTable, hero: Hero) -> list[Action]:
+def _setup(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
     out = [Action(hero.seat, "done")]
     _identity_cards(t, hero, out)
     _items(t, hero, out)
@@ -154,7 +159,7 @@ def leave_cost(t: CardTable, s: State, hero: Hero) -> int:
     return sum(r.amount for r in room_def(t, hero_room(s, hero)).rules if r.kind == "leave_cost")
 
 
-def _act(t: CardTable, s: State, hero: Hero) -> list[Action]:
+def _act(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
     seat = hero.seat
     out = [Action(seat, "end")]
     key = cell_key(hero.x, hero.y)
@@ -315,3 +320,16 @@ def _window(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
                         if gold <= hero.gold:
                             out.append(Action(seat, "invite", other.seat, n + (10 if first else 0), gold))
     return out
+
+
+# the legal actions of the seat deciding, by the kind of the frame it decides in
+_BY_FRAME: dict[FrameKind, Callable[[CardTable, State, Frame, Hero], list[Action]]] = {
+    FrameKind.SETUP: _setup,
+    FrameKind.ACT: _act,
+    FrameKind.WINDOW: _window,
+    FrameKind.INVITE: _invite,
+    FrameKind.REWARD: _reward,
+    FrameKind.LOSE_ITEM: _lose_item,
+    FrameKind.FLEE: _flee,
+    FrameKind.CHARITY: _charity,
+}

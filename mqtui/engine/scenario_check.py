@@ -24,7 +24,11 @@ from mqtui.engine.scenario_spec import (
     searched,
     strs,
 )
-from mqtui.engine.state import Stage, State, edge_key
+from mqtui.engine.state import (
+    STAGE_OVER,
+    State,
+    edge_key,
+)
 
 
 def check(engine: Engine, s: State, expect: Expect, events: list[Event]) -> list[str]:
@@ -63,7 +67,7 @@ def check(engine: Engine, s: State, expect: Expect, events: list[Event]) -> list
     same("top frame", expect.frame, str(s.frames[-1].kind) if s.frames else "none")
     same("whose turn", expect.turn, s.active)
     same("round", expect.round, s.round)
-    same("game over", expect.over, s.stage == Stage.OVER)
+    same("game over", expect.over, s.stage == STAGE_OVER)
     same("winners", expect.winners, s.winners)
     same("forced dice left", expect.dice_left, s.forced)
     same("monsters on the board", expect.monsters, len(s.monsters))

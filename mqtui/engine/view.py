@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from mqtui.engine.state import (
     HIDDEN,
-    FrameKind,
+    REWARD,
     State,
 )
 
@@ -33,6 +33,6 @@ def view_for(s: State, seat: int) -> State:
     v.bag = ["?"] * len(v.bag)
     for f in v.frames:
         # the drawn Treasure being shared out is seen by the two heroes who share it
-        if f.kind == FrameKind.REWARD and seat not in (s.active, f.target):
+        if f.kind == REWARD and seat not in (s.active, f.target):
             f.options = [HIDDEN] * len(f.options)
     return v

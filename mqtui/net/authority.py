@@ -22,78 +22,27 @@ import socket
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mqtui.bots import Bot
 from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
-from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
+from mqtui.hosting import Host, Hosted
 from mqtui.net import persist
+from mqtui.net import protocol as wire
+from mqtui.net.conn import Conn
 from mqtui.net.durable import Durable
-from mqtui.net.identity import ANY, WATCH, Claim, KeyTable, claim_for_spec, new_code, normalise_code
-from mqtui.net.protocol import (
-    ANY_SEAT,
-    MAX_CLIENT_FRAME,
-    PROTO_VERSION,
-    SPECTATOR,
-    Act,
-    Bye,
-    Hello,
-    Ping,
-    Pong,
-    ProtocolError,
-    Refused,
-    Result,
-    SeatInfo,
-    Snap,
-    Welcome,
-    decode_client,
-    encode,
-    read_frame,
-)
-from mqtui.net.table import (
-    Slot,
-    TableConfig,
-    make_seat_bot,
-    played_words,
-    safe_choice,
-)
-from mqtui.store import log_line
+from mqtui.net.identity import Claim, KeyTable
+from mqtui.net.protocol import MAX_CLIENT_FRAME, PROTO_VERSION, SPECTATOR, ProtocolError, encode
+from mqtui.net.table import Seating, TableConfig, make_seat_bot, next_auto, played_for, safe_choice
 
 log = logging.getLogger("mqtui.net")
 
-FIRST_LOG_LINES = 2000  # a (re)connecting client gets at most this many old log lines
 
-
-@dataclass(eq=False)
-class Conn:
-    id: int
-    seat: int
-    label: str
-    writer: asyncio.StreamWriter
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    dirty: bool = True
-    seats_dirty: bool = False
-    outbox: list[bytes] = field(default_factory=list)
-    ev_sent: int = 0  # events of the authority's log already sent as lines
-    lines_sent: int = 0  # lines of this seat's log already sent
-    tokens: float = 0.0
-    refilled: float = field(default_factory=time.monotonic)
-    strikes: int = 0
-    closed: bool = False
-    bytes_out: int = 0
-    frames_out: int = 0
-    task: asyncio.Task[None] | None = None
-
-    def push(self, frame: bytes) -> None:
-        self.outbox.append(frame)
-        self.wake.set()
-
-
-class Authority:
+class Authority(Seating, Hosted):
     """Owns one game; every client connection goes through it."""
 
     def __init__(
@@ -108,17 +57,13 @@ class Authority:
             raise ValueError(
                 f"the game was saved with content {game.content}, this content is {engine.content.version}"
             )
-        self.engine = engine
-        self.game = game
-        self.state = game.state
-        self.log: list[Event] = game.log
-        self.actions: list[Action] = game.actions
+        super().__init__(game)
+        self.host = Host(engine, game.state, game.log, game.actions)
         self.save_path: Path | None = None
         self.saver: persist.Saver | None = None
         self.durable: Durable | None = None  # tells when a state is on disk (write before you tell)
         self.config = config or TableConfig()
         self.keys = keys or KeyTable(None)
-        self.slots = [Slot(s.name, s.colour, s.kind, s.owner) for s in game.seats]
         self.spectators: set[Conn] = set()
         self.conns: set[Conn] = set()
         self._bots: dict[int, Bot] = {}
@@ -131,7 +76,6 @@ class Authority:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.listeners: list[Callable[[str], None]] = []  # server log lines (for the host's console)
-        self._ensure_codes()
         if save_path is not None:
             self.save_to(save_path)
 
@@ -158,18 +102,6 @@ class Authority:
             log=list(events),
         )
         return cls(engine, game, save_path, config, keys)
-
-    def _ensure_codes(self) -> None:
-        targets = set(self.game.codes.values())
-        for i, slot in enumerate(self.slots):
-            if slot.human and str(i) not in targets:
-                self.game.codes[new_code()] = str(i)
-        for spec in (ANY, WATCH):
-            if spec not in targets:
-                self.game.codes[new_code()] = spec
-
-    def codes_for(self, spec: str) -> list[str]:
-        return [code for code, target in self.game.codes.items() if target == spec]
 
     # -- running --------------------------------------------------------------------------------------
 
@@ -226,67 +158,6 @@ class Authority:
 
     # -- seats ----------------------------------------------------------------------------------------
 
-    def seat_infos(self) -> list[SeatInfo]:
-        return [SeatInfo(s.name, s.colour, s.kind, s.status()) for s in self.slots]
-
-    def claim_for_code(self, text: str) -> Claim | None:
-        code = normalise_code(text)
-        spec = self.game.codes.get(code)
-        if spec is None:
-            return None
-        identity = f"code:{code}"
-        if spec == ANY:  # shared by everyone who picks a seat with it: each picker is someone else
-            identity += ":" + secrets.token_hex(4)
-        return claim_for_spec(spec, identity, f"code {code}")
-
-    def free_seats(self, identity: str = "") -> list[int]:
-        """Seats a picking player may take: human seats nobody owns (or that this identity owns)."""
-        return [
-            i
-            for i, s in enumerate(self.slots)
-            if s.human and (not s.owner or (identity and s.owner == identity))
-        ]
-
-    def owned_seat(self, identity: str) -> int | None:
-        for i, s in enumerate(self.slots):
-            if s.human and identity and s.owner == identity:
-                return i
-        return None
-
-    def resolve(self, claim: Claim, want: int = ANY_SEAT) -> int | str:
-        """The seat a claim gets (SPECTATOR to watch), or the reason it gets none."""
-        seat = claim.seat
-        if seat is None:
-            owned = self.owned_seat(claim.identity)
-            if want == SPECTATOR:
-                return SPECTATOR
-            if owned is not None and want in (ANY_SEAT, owned):
-                return owned
-            free = self.free_seats(claim.identity)
-            if want == ANY_SEAT:
-                return free[0] if free else "every seat is taken; connect with the watch code to watch"
-            if want in free:
-                return want
-            return f"seat {want} is not free"
-        if seat == SPECTATOR:
-            return SPECTATOR
-        if not 0 <= seat < len(self.slots):
-            return f"this game has no seat {seat}"
-        if not self.slots[seat].human:
-            return f"seat {seat} is played by the computer"
-        return seat
-
-    def reserve(self, seat: int, identity: str) -> None:
-        """Mark a picked seat as this identity's before its app connects."""
-        if 0 <= seat < len(self.slots) and not self.slots[seat].owner and identity:
-            self.slots[seat].owner = identity
-            self.game.seats[seat].owner = identity
-            self._save_soon()
-
-    def anyone_here(self) -> bool:
-        """Some player is connected (spectators do not count)."""
-        return any(slot.conn is not None for slot in self.slots)
-
     def _bind(self, conn: Conn, claim: Claim) -> None:
         if conn.seat == SPECTATOR:
             self.spectators.add(conn)
@@ -297,10 +168,7 @@ class Authority:
             self._table_since = time.monotonic()  # the clocks of the away seats start now
         old = slot.conn
         slot.conn = conn
-        if not slot.owner:
-            slot.owner = claim.identity
-            self.game.seats[conn.seat].owner = claim.identity
-            self._save_soon()  # who owns the seat survives a restart
+        self.own(conn.seat, claim.identity)
         if old is not None:
             self._drop(old, "you connected again from somewhere else")
         back = slot.taken_over or slot.auto
@@ -340,13 +208,15 @@ class Authority:
             if self.closing:
                 raise _Refuse("the server is shutting down")
             try:
-                body = await asyncio.wait_for(read_frame(reader, MAX_CLIENT_FRAME), self.config.hello_timeout)
+                body = await asyncio.wait_for(
+                    wire.read_frame(reader, MAX_CLIENT_FRAME), self.config.hello_timeout
+                )
             except TimeoutError:
                 raise _Refuse("no hello in time") from None
             if body is None:
                 return
-            hello = decode_client(body)
-            if not isinstance(hello, Hello):
+            hello = wire.decode_client(body)
+            if not isinstance(hello, wire.Hello):
                 raise ProtocolError("the first message must be a hello")
             if hello.proto != PROTO_VERSION:
                 raise _Refuse(f"protocol {hello.proto} is not spoken here (this server: {PROTO_VERSION})")
@@ -367,7 +237,7 @@ class Authority:
             self._write(
                 conn,
                 encode(
-                    Welcome(
+                    wire.Welcome(
                         proto=PROTO_VERSION,
                         seat=seat,
                         game=self.game.game,
@@ -385,7 +255,7 @@ class Authority:
                 await self._read_loop(conn, reader)
             except ProtocolError as exc:
                 self._say(f"{conn.label} cut off: {exc}")
-                conn.outbox.append(encode(Bye(reason=f"protocol error: {exc}")))
+                conn.outbox.append(encode(wire.Bye(reason=f"protocol error: {exc}")))
             finally:
                 conn.closed = True
                 conn.wake.set()
@@ -395,12 +265,12 @@ class Authority:
         except _Refuse as exc:
             self._say(f"{conn.label} refused: {exc}")
             with contextlib.suppress(Exception):
-                writer.write(encode(Refused(reason=str(exc))))
+                writer.write(encode(wire.Refused(reason=str(exc))))
                 await asyncio.wait_for(writer.drain(), 1.0)
         except ProtocolError as exc:
             self._say(f"{conn.label} cut off: {exc}")
             with contextlib.suppress(Exception):
-                writer.write(encode(Bye(reason=f"protocol error: {exc}")))
+                writer.write(encode(wire.Bye(reason=f"protocol error: {exc}")))
         except (ConnectionError, OSError) as exc:
             self._say(f"{conn.label} lost: {exc}")
         except Exception:
@@ -412,24 +282,24 @@ class Authority:
 
     async def _read_loop(self, conn: Conn, reader: asyncio.StreamReader) -> None:
         while not conn.closed:
-            body = await read_frame(reader, MAX_CLIENT_FRAME)
+            body = await wire.read_frame(reader, MAX_CLIENT_FRAME)
             if body is None or conn.closed:
                 return
-            msg = decode_client(body)
-            if isinstance(msg, Bye):
+            msg = wire.decode_client(body)
+            if isinstance(msg, wire.Bye):
                 return
             if not self._allow(conn):
                 conn.strikes += 1
-                if isinstance(msg, Act):
-                    conn.push(encode(Result(id=msg.id, ok=False, reason="too many messages: slow down")))
+                if isinstance(msg, wire.Act):
+                    conn.push(encode(wire.Result(id=msg.id, ok=False, reason="too many messages: slow down")))
                 if conn.strikes > self.config.max_strikes:
                     raise ProtocolError("flooding")
                 continue
-            if isinstance(msg, Ping):
-                conn.push(encode(Pong(id=msg.id, t=msg.t)))
-            elif isinstance(msg, Act):
+            if isinstance(msg, wire.Ping):
+                conn.push(encode(wire.Pong(id=msg.id, t=msg.t)))
+            elif isinstance(msg, wire.Act):
                 ok, reason = self._act(conn, msg)
-                conn.push(encode(Result(id=msg.id, ok=ok, reason=reason, n=self.state.n)))
+                conn.push(encode(wire.Result(id=msg.id, ok=ok, reason=reason, n=self.state.n)))
             else:
                 raise ProtocolError(f"unexpected {type(msg).__name__.lower()}")
 
@@ -442,7 +312,7 @@ class Authority:
         conn.tokens -= 1
         return True
 
-    def _act(self, conn: Conn, msg: Act) -> tuple[bool, str]:
+    def _act(self, conn: Conn, msg: wire.Act) -> tuple[bool, str]:
         if conn.seat == SPECTATOR:
             conn.strikes += 1
             return False, "spectators only watch"
@@ -493,13 +363,7 @@ class Authority:
     def _snap(self, conn: Conn) -> bytes:
         s = self.state
         seat = conn.seat
-        new = [line for e in self.log[conn.ev_sent :] if (line := log_line(e, seat))]
-        base = conn.lines_sent
-        if conn.ev_sent == 0 and len(new) > FIRST_LOG_LINES:
-            base += len(new) - FIRST_LOG_LINES
-            new = new[-FIRST_LOG_LINES:]
-        conn.ev_sent = len(self.log)
-        conn.lines_sent = base + len(new)
+        base, new = conn.new_lines(self.log)
         deciding = self.engine.deciding(s)
         legal = list(self.engine.legal(s, seat)) if seat >= 0 and deciding == seat else []
         seats = None
@@ -507,7 +371,7 @@ class Authority:
             conn.seats_dirty = False
             seats = self.seat_infos()
         return encode(
-            Snap(
+            wire.Snap(
                 n=s.n,
                 seat=seat,
                 deciding=deciding,
@@ -524,7 +388,7 @@ class Authority:
         """Tell a client goodbye and close its connection once the goodbye is sent."""
         if conn.closed:
             return
-        conn.push(encode(Bye(reason=reason)))
+        conn.push(encode(wire.Bye(reason=reason)))
         conn.closed = True
         conn.wake.set()
         if conn.task is not None and conn.task is not asyncio.current_task():
@@ -542,17 +406,14 @@ class Authority:
             return False, "the game is over"
         if not 0 <= action.seat < len(s.heroes):
             return False, f"there is no seat {action.seat}"
-        backup = copy_state(s)
         try:
-            events = self.engine.apply(s, action, expect_n)
+            self.host.apply(action, expect_n)
         except IllegalAction as exc:
             return False, str(exc)
         except Exception:
             log.error("engine failure on %s:\n%s", action, traceback.format_exc())
-            self.state = self.game.state = backup
+            self.game.state = self.state  # the host put back the state before the action
             return False, "the engine failed on that action; the game is unchanged (please report it)"
-        self.actions.append(action)
-        self.log.extend(events)
         self._changed()
         return True, ""
 
@@ -584,25 +445,9 @@ class Authority:
         who = self.engine.deciding(s)
         if who < 0 or self.closing or not self.anyone_here():
             return None  # with no player at the table, the game waits (and the clocks stop)
-        slot = self.slots[who]
-        now = time.monotonic()
-        since = self._decision_since
-        quick = since + self.config.bot_delay
-        if not slot.human or slot.taken_over:
-            return max(0.0, quick - now)
-        if slot.conn is None:
-            if slot.auto:
-                return max(0.0, quick - now)
-            away = max(slot.away_since, self._table_since)  # away while somebody was waiting
-            deadlines = []
-            if self.config.timeout > 0:
-                deadlines.append(max(since, away) + self.config.timeout)
-            if self.config.abandon > 0:
-                deadlines.append(max(quick, away + self.config.abandon))
-            return max(0.0, min(deadlines) - now) if deadlines else None
-        if self.config.turn_timeout > 0:
-            return max(0.0, since + self.config.turn_timeout - now)
-        return None
+        return next_auto(
+            self.slots[who], self.config, self._decision_since, self._table_since, time.monotonic()
+        )
 
     async def _drive(self) -> None:
         while True:
@@ -648,34 +493,27 @@ class Authority:
             bot = self._bots.get(who)
             if bot is None:
                 kind = slot.kind if not slot.human else self.config.away_bot
-                bot = self._bots[who] = make_seat_bot(kind, s.seed * 31 + who)
-            choice = bot.choose(self.engine, view_for(s, who), who, list(legal))
+                bot = self._bots[who] = make_seat_bot(kind, s.seed, who)
+            choice = self.host.decide(bot, who)
             action = choice.action
             if choice.why:
                 # a bot's reasons may name the cards in its hand: only its own seat reads them
                 self.log.append(Event("bot", "", who, f"{slot.name}: {choice.why}"))
         else:
             action = safe_choice(legal)
-            public, private = played_words(self.engine.cards.names, action)
-            if slot.conn is not None:
-                why = f"took more than {self.config.turn_timeout:g} s"
-            elif slot.auto:
-                why = "is still away"
-            else:
-                why = f"is away ({self.config.timeout:g} s without a decision)"
-                slot.auto = True
+            event = played_for(slot, who, self.config, self.engine.cards.names, action)
+            if not slot.auto and slot.conn is None:
+                slot.auto = True  # away: safe choices at once until the player returns
                 self._table_changed()
-            self._event(
-                "timeout",
-                f"{slot.name} {why}: the table plays '{public}' for them.",
-                who,
-                f"You {why.replace('is ', 'are ', 1)}: the table plays '{private}' for you.",
-            )
+            self._event(event.kind, event.text, who, event.private)
         ok, reason = self.apply(action, s.n)
         if not ok:
             log.error("automatic action %s refused: %s", action, reason)
 
     # -- saving ---------------------------------------------------------------------------------------
+
+    def _owners_changed(self) -> None:
+        self._save_soon()
 
     def _snapshot_game(self) -> persist.ServedGame:
         g = self.game
@@ -699,21 +537,22 @@ class Authority:
         return self.saver.writes if self.saver is not None else 0
 
     def _save_soon(self) -> None:
-        if self.saver is not None:
-            try:
-                self.saver.submit(self._snapshot_game())
-            except OSError as exc:
-                self._say(f"saving failed: {exc}")
-                return
-            if self.durable is not None:
-                self.durable.submitted(self.state.n)
+        if self._save(now=False) and self.durable is not None:
+            self.durable.submitted(self.state.n)
 
     def save_now(self) -> None:
-        if self.saver is not None:
-            try:
-                self.saver.write_now(self._snapshot_game())
-            except OSError as exc:
-                self._say(f"saving failed: {exc}")
+        self._save(now=True)
+
+    def _save(self, now: bool) -> bool:
+        """Save (``now``: at once, else queued for the writer thread); False if not saved."""
+        if self.saver is None:
+            return False
+        try:
+            (self.saver.write_now if now else self.saver.submit)(self._snapshot_game())
+        except OSError as exc:
+            self._say(f"saving failed: {exc}")
+            return False
+        return True
 
     # -- for tools and tests --------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The program behind one networked seat: ``python -m mqtui.net.client``.
+"""The program behind one networked seat (started as ``python -m mqtui.cli.seatapp``, which picks the app).
 
 The SSH server starts one of these per session, in a pseudo-terminal of its own that becomes the
 process's controlling terminal (so window-size changes reach the app), with one end of a socket pair
@@ -12,17 +12,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import os
 import socket
-import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from mqtui.net.protocol import ANY_SEAT
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from mqtui.engine.game import Engine
+    from mqtui.net.netstore import NetStore
+    from mqtui.store import GameStore
+
+AppFactory = Callable[["GameStore"], "App[None]"]  # a seat's app for its store (see mqtui.cli.seatapp)
 
 
 def take_terminal() -> None:
@@ -38,34 +41,19 @@ def take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def make_app(store: Any, choice: str = "auto", remote: bool = False) -> Any:
-    """The full app if it is there (and wanted), else the stand-in; with ``remote``, game commands only."""
+def make_app(store: GameStore, factory: AppFactory, remote: bool = False) -> App[None]:
+    """The seat's app from ``factory``; with ``remote`` (a served session), game commands only."""
+    app = factory(store)
     if remote:
         from mqtui.net.remote import lock_down
 
-        return lock_down(make_app(store, choice))
-    choice = os.environ.get("MQTUI_NET_APP", choice)
-    if choice in ("auto", "mqapp"):
-        try:
-            ui = importlib.import_module("mqtui.ui.app")  # lazily: the full app is big
-            try:
-                # a remote player must not change the host's settings file
-                return ui.MQApp(store=store, save_settings_file=False)
-            except TypeError:
-                return ui.MQApp(store=store)
-        except ImportError:
-            if choice == "mqapp":
-                raise
-        except Exception as exc:  # a half-built app must not lock players out
-            print(f"mqtui: the full app failed to start ({exc}); using the plain one", file=sys.stderr)
-    from mqtui.net.standin import StandInApp
-
-    return StandInApp(store)
+        lock_down(app)
+    return app
 
 
-async def run_app(store: Any, choice: str = "auto", remote: bool = False) -> int:
+async def run_app(store: NetStore, factory: AppFactory, remote: bool = False) -> int:
     """Run the app on this process's terminal until the player quits or the server goes away."""
-    app = make_app(store, choice, remote)
+    app = make_app(store, factory, remote)
 
     async def watch() -> None:
         await store.closed.wait()
@@ -82,7 +70,7 @@ async def run_app(store: Any, choice: str = "auto", remote: bool = False) -> int
 
     loop = asyncio.get_running_loop()
     tasks = [loop.create_task(watch())]
-    if remote and callable(getattr(store, "ping", None)):
+    if remote:
         tasks.append(loop.create_task(heartbeat()))
     try:
         await app.run_async()
@@ -105,7 +93,7 @@ def content_engine(dirs: list[str]) -> Engine:
     return Engine(load_content(dirs or None))
 
 
-async def _main(args: argparse.Namespace) -> int:
+async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
     from mqtui.net.netstore import JoinRefused, NetStore
 
     engine = content_engine(args.dirs or [])
@@ -121,14 +109,14 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"mqtui: could not join the game: {exc}", flush=True)
         await asyncio.sleep(args.linger)
         return 2
-    return await play_to_end(store, args.app, args.linger, remote=args.fd is not None)
+    return await play_to_end(store, factory, args.linger, remote=args.fd is not None)
 
 
-async def play_to_end(store: Any, app: str, linger: float, remote: bool = False) -> int:
+async def play_to_end(store: NetStore, factory: AppFactory, linger: float, remote: bool = False) -> int:
     """Run the app until it ends; if the server ended it, leave the reason up for ``linger`` seconds.
     ``remote``: a served session's app (game commands only, and a heartbeat; see :func:`run_app`)."""
     try:
-        code = await run_app(store, app, remote=remote)
+        code = await run_app(store, factory, remote=remote)
     finally:
         reason = store.close_reason
         await store.close()
@@ -138,32 +126,11 @@ async def play_to_end(store: Any, app: str, linger: float, remote: bool = False)
     return code
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m mqtui.net.client", description=__doc__)
-    p.add_argument("--fd", type=int, help="a connected socket bound to a seat (from the SSH server)")
-    p.add_argument("--socket", help="a served game's Unix socket")
-    p.add_argument("--code", default="", help="join code (with --socket)")
-    p.add_argument("--want", type=int, default=ANY_SEAT, help="the seat wanted with a table code; -1 watches")
-    p.add_argument("--name", default="", help="your name, for the server's log")
-    p.add_argument(
-        "--dir",
-        action="append",
-        dest="dirs",
-        metavar="DIR",
-        help="content folder (repeat), or one content file",
-    )
-    p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
-    p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a closing message up")
-    args = p.parse_args(argv)
-    if args.fd is None and not args.socket:
-        p.error("give --fd or --socket")
+def run(args: argparse.Namespace, factory: AppFactory) -> int:
+    """The seat's program (its command line: :mod:`mqtui.cli.seatapp`): join, play, end."""
     if args.fd is not None:
         from mqtui.net.remote import quiet_terminal
 
         quiet_terminal()  # first: no byte typed while the app starts may stop or kill it
         take_terminal()  # started by the SSH server in a fresh pseudo-terminal
-    return asyncio.run(_main(args))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    return asyncio.run(_main(args, factory))

@@ -35,7 +35,7 @@ from mqtui.net.ptyrelay import Child, on_new_pty
 
 log = logging.getLogger("mqtui.net")
 
-PROGRAMS = {"client": "mqtui.net.client", "lobby": "mqtui.net.lobbyclient"}
+PROGRAMS = {"client": "mqtui.cli.seatapp", "lobby": "mqtui.cli.lobbyapp"}  # (they choose the app)
 MAX_MSG = 256 * 1024
 
 
@@ -52,6 +52,7 @@ def preload() -> None:
         "textual.drivers.linux_driver",
         "mqtui.net.client",
         "mqtui.net.lobbyclient",
+        *PROGRAMS.values(),
         "mqtui.net.remote",
         "mqtui.net.sessionguard",
         "mqtui.net.netstore",
@@ -81,6 +82,8 @@ def preload() -> None:
 
 async def _warm_up() -> None:
     """Draw the game screen once, headless, through the real network store, before any fork."""
+    import importlib
+
     from mqtui.engine.content import load_content
     from mqtui.engine.game import Engine
     from mqtui.net.authority import Authority
@@ -98,7 +101,8 @@ async def _warm_up() -> None:
     a.attach(ours, Claim(0, "warm-up", "warm-up"))
     store = await NetStore.open_socket(engine, theirs)
     try:
-        app = make_app(store, "auto")
+        program = importlib.import_module(PROGRAMS["client"])  # (the program chooses the app)
+        app = make_app(store, program.seat_app("auto"))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
     finally:

@@ -142,7 +142,7 @@ class LobbyHost(SSHHost):
             argv = [
                 sys.executable,
                 "-m",
-                "mqtui.net.lobbyclient",
+                "mqtui.cli.lobbyapp",
                 "--fd",
                 str(theirs.fileno()),
                 "--app",

@@ -1,4 +1,4 @@
-"""The program behind a lobby session: ``python -m mqtui.net.lobbyclient --fd N``.
+"""The program behind a lobby session (started as ``python -m mqtui.cli.lobbyapp --fd N``).
 
 The SSH host starts it like the game client (its own process and pty; ``--fd`` is one end of a socket
 pair whose other end is the host's lobby service). It shows the lobby; once the visitor has a seat, the
@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import socket
-import sys
 
 from textual.app import App
 
 from mqtui.net import lobbyproto as lp
+from mqtui.net.client import AppFactory
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.remote import lock_down
 
@@ -35,7 +35,7 @@ class LobbyApp(App[lp.Seated | None]):
         self.push_screen(LobbyScreen(self.link), self.exit)
 
 
-async def _main(args: argparse.Namespace) -> int:
+async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
     sock = socket.socket(fileno=args.fd)
     reader, writer = await asyncio.open_connection(sock=sock)
     link = lp.LobbyLink(reader, writer)
@@ -59,25 +59,17 @@ async def _main(args: argparse.Namespace) -> int:
         return 2
     if seated.again:
         await asyncio.sleep(args.linger)  # time to read the code
-    code = await play_to_end(store, args.app, args.linger, remote=True)  # game commands, heartbeat
+    code = await play_to_end(store, factory, args.linger, remote=True)  # game commands, heartbeat
     if code == 0 or store.close_reason.startswith("this table has ended"):
         return BACK_TO_LOBBY  # they left the table, or it ended: back to the list of tables
     return code
 
 
-def main(argv: list[str] | None = None) -> int:
+def run(args: argparse.Namespace, factory: AppFactory) -> int:
+    """The lobby's program (its command line: :mod:`mqtui.cli.lobbyapp`); ``factory``: the game's app."""
     from mqtui.net.client import take_terminal
     from mqtui.net.remote import quiet_terminal
 
-    p = argparse.ArgumentParser(prog="python -m mqtui.net.lobbyclient", description=__doc__)
-    p.add_argument("--fd", type=int, required=True, help="a connected socket to the host's lobby")
-    p.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"))
-    p.add_argument("--linger", type=float, default=1.5, help="seconds to leave a message up")
-    args = p.parse_args(argv)
     quiet_terminal()  # first: no byte typed while the app starts may stop or kill it
     take_terminal()
-    return asyncio.run(_main(args))
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return asyncio.run(_main(args, factory))

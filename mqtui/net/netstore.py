@@ -40,11 +40,9 @@ from mqtui.net.protocol import (
     encode,
     read_frame,
 )
-from mqtui.store import HUMAN, LogLine, Seat, Snapshot
+from mqtui.store import HUMAN, Listener, LogLine, Seat, Snapshot
 
 log = logging.getLogger("mqtui.net")
-
-Listener = Callable[[Snapshot], None]
 
 
 class JoinRefused(Exception):

@@ -22,6 +22,7 @@ from mqtui.engine.actions import Action, Event
 from mqtui.engine.defs import Content
 from mqtui.engine.game import Engine
 from mqtui.engine.state import State
+from mqtui.hosting import SaveEncoder, seat_recs
 from mqtui.saves import SaveError
 
 __all__ = ["SaveError", "Saver", "SeatRec", "ServedGame", "load", "sidecar_path"]
@@ -105,28 +106,12 @@ class Saver:
 
     def __init__(self, path: Path, content: Content | None = None) -> None:
         self.path = path
-        self._defs = None if content is None else saves.defs.pack(content)[1]  # the game's own content
+        self._encoder = SaveEncoder(content, LOG_KEPT)  # with the game's own content
         self._writer = saves.AutoSaver(path)
-        self._actions = saves.ActionBuffer()
-        self._start: bytes | None = None
-        self._start_of: State | None = None
         self._sidecar = b""
 
     def encode(self, g: ServedGame) -> bytes:
-        seats = [saves.SeatRec(name=s.name, colour=s.colour, kind=s.kind) for s in g.seats]
-        if g.start is not None and g.start is not self._start_of:
-            self._start, self._start_of = saves.encode_state(g.start), g.start
-        header = saves.make_header(g.state, seats, len(g.actions), g.packs)
-        return saves.encode_parts(
-            header,
-            g.state.seed,
-            seats,
-            self._actions.sync(g.actions),
-            g.state,
-            g.log[-LOG_KEPT:],
-            self._start,
-            self._defs,
-        )
+        return self._encoder.encode(g.state, g.seats, g.actions, g.log, g.packs, g.start)
 
     def sidecar(self, g: ServedGame) -> bytes:
         return _encoder.encode(
@@ -210,7 +195,7 @@ def open_game(path: Path) -> tuple[ServedGame, Engine, str]:
 
 def to_save_data(g: ServedGame) -> saves.SaveData:
     """The game as the save module's value (for validation and replay checks)."""
-    seats = [saves.SeatRec(name=s.name, colour=s.colour, kind=s.kind) for s in g.seats]
+    seats = seat_recs(g.seats)
     return saves.SaveData(
         header=saves.make_header(g.state, seats, len(g.actions), g.packs),
         seed=g.state.seed,

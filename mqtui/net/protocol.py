@@ -19,7 +19,7 @@ import msgspec
 
 from mqtui.engine.actions import Action
 from mqtui.engine.state import State
-from mqtui.store import LogLine
+from mqtui.store.protocol import LogLine
 
 PROTO_VERSION = 2  # 2: log entries carry their event's kind (LogLine)
 MAX_CLIENT_FRAME = 16 * 1024  # a client only ever sends small messages

@@ -131,7 +131,7 @@ async def on_new_pty(size: tuple[int, int, int, int], start: Callable[[int], Awa
 
 
 def client_argv(fd: int, dirs: Sequence[str] = (), app: str = "auto") -> list[str]:
-    argv = [sys.executable, "-m", "mqtui.net.client", "--fd", str(fd), "--app", app]
+    argv = [sys.executable, "-m", "mqtui.cli.seatapp", "--fd", str(fd), "--app", app]
     for d in dirs:
         argv += ["--dir", d]
     return argv

@@ -15,6 +15,7 @@ from mqtui.engine.content import ContentError, load_content
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.client import AppFactory
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
 from mqtui.net.options import ServeOptions as ServeOptions
@@ -96,13 +97,16 @@ def banner(
         lines.append(f"Keys file: {keys.path} ({n} key{'s' if n != 1 else ''}; 'SEAT KEYTYPE KEY' lines)")
         lines.extend(f"  {e}" for e in keys.errors)
     if sock:
-        lines.append(f"Protocol clients: python -m mqtui.net.client --socket {sock} --code CODE")
+        lines.append(f"Protocol clients: python -m mqtui.cli.seatapp --socket {sock} --code CODE")
     lines.append(f"Resume later with: mqtui serve --load {save_path}")
     lines.append("Ctrl+C stops the server; the game is saved.")
     return "\n".join(lines)
 
 
-async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
+async def serve(
+    opts: ServeOptions, ready: asyncio.Future[Any] | None = None, app: AppFactory | None = None
+) -> int:
+    """Host the game(s) of ``opts``; ``app``: the app of the host's own seat (``--local-seat``)."""
     if why := opts.limits.check():
         raise ServeError(why)
     if opts.new is None and opts.load is None:
@@ -161,7 +165,9 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
         if ready is not None and not ready.done():
             ready.set_result(authority)
         if opts.local_seat is not None:
-            await _local_seat(authority, opts.local_seat, opts.app, stop)
+            if app is None:
+                raise ServeError("a local seat needs an app to play it in")
+            await _local_seat(authority, opts.local_seat, app, stop)
         else:
             await stop.wait()
     finally:
@@ -179,7 +185,7 @@ async def serve(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) ->
     return 0
 
 
-async def _local_seat(authority: Authority, seat: int, app: str, stop: asyncio.Event) -> None:
+async def _local_seat(authority: Authority, seat: int, app: AppFactory, stop: asyncio.Event) -> None:
     """The host plays ``seat`` in this terminal, through the same protocol as everyone else."""
     from mqtui.net.client import run_app
     from mqtui.net.netstore import NetStore

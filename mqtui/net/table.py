@@ -1,23 +1,25 @@
 """The table's rules around the game: seat lists, seats' states, the choices made for absent players.
 
-Pure helpers of the :class:`~mqtui.net.authority.Authority`, kept apart so that they are easy to read
-and to test.
+:class:`Seating` (who may take which seat, by which code) is the base of the
+:class:`~mqtui.net.authority.Authority`; the rest are pure helpers, kept apart so that they are easy to
+read and to test.
 """
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from mqtui.bots import Bot, make_bot
-from mqtui.engine.actions import SPECS, Action, to_text
+from mqtui.bots import Bot
+from mqtui.engine.actions import SPECS, Action, Event, to_text
 from mqtui.engine.defs import COLOURS
+from mqtui.hosting import seat_bot
 from mqtui.net import persist
-
-if TYPE_CHECKING:
-    from mqtui.net.authority import Conn
+from mqtui.net.conn import Conn
+from mqtui.net.identity import ANY, WATCH, Claim, claim_for_spec, new_code, normalise_code
+from mqtui.net.protocol import ANY_SEAT, SPECTATOR, SeatInfo
 
 HUMAN = "human"
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
@@ -119,6 +121,24 @@ def played_words(names: Sequence[str], action: Action) -> tuple[str, str]:
     return text, text
 
 
+def played_for(slot: Slot, seat: int, config: TableConfig, names: Sequence[str], action: Action) -> Event:
+    """The log's word that the table plays ``action`` for the player of ``slot`` (``seat``), who took
+    too long or is away (``slot.auto``: still away since the table last played for them)."""
+    public, private = played_words(names, action)
+    if slot.conn is not None:
+        why = f"took more than {config.turn_timeout:g} s"
+    elif slot.auto:
+        why = "is still away"
+    else:
+        why = f"is away ({config.timeout:g} s without a decision)"
+    return Event(
+        "timeout",
+        f"{slot.name} {why}: the table plays '{public}' for them.",
+        seat,
+        f"You {why.replace('is ', 'are ', 1)}: the table plays '{private}' for you.",
+    )
+
+
 def safe_choice(legal: Sequence[Action]) -> Action:
     for kind in SAFE_KINDS:
         for a in legal:
@@ -127,8 +147,119 @@ def safe_choice(legal: Sequence[Action]) -> Action:
     return legal[0]
 
 
-def make_seat_bot(kind: str, seed: int) -> Bot:
+def make_seat_bot(kind: str, seed: int, seat: int) -> Bot:
+    """The computer player of a seat (a random one if ``kind`` cannot be made)."""
     try:
-        return make_bot(kind, seed)
+        return seat_bot(kind, seed, seat)
     except (ModuleNotFoundError, ImportError, ValueError):
-        return make_bot("random", seed)
+        return seat_bot("random", seed, seat)
+
+
+def next_auto(slot: Slot, config: TableConfig, since: float, table_since: float, now: float) -> float | None:
+    """Seconds until the table decides for ``slot``, deciding since ``since``, or None: wait for its
+    player (``table_since``: when the first player of a busy spell connected)."""
+    quick = since + config.bot_delay
+    if not slot.human or slot.taken_over:
+        return max(0.0, quick - now)
+    if slot.conn is None:
+        if slot.auto:
+            return max(0.0, quick - now)
+        away = max(slot.away_since, table_since)  # away while somebody was waiting
+        deadlines = []
+        if config.timeout > 0:
+            deadlines.append(max(since, away) + config.timeout)
+        if config.abandon > 0:
+            deadlines.append(max(quick, away + config.abandon))
+        return max(0.0, min(deadlines) - now) if deadlines else None
+    if config.turn_timeout > 0:
+        return max(0.0, since + config.turn_timeout - now)
+    return None
+
+
+class Seating:
+    """The seats of a served game and its join codes: who may take which seat."""
+
+    def __init__(self, game: persist.ServedGame) -> None:
+        self.game = game
+        self.slots = [Slot(s.name, s.colour, s.kind, s.owner) for s in game.seats]
+        self._ensure_codes()
+
+    def _owners_changed(self) -> None:
+        """A seat got its owner (the authority saves: who owns a seat survives a restart)."""
+
+    def own(self, seat: int, identity: str) -> None:
+        """Give an unowned seat to ``identity``."""
+        if 0 <= seat < len(self.slots) and not self.slots[seat].owner and identity:
+            self.slots[seat].owner = identity
+            self.game.seats[seat].owner = identity
+            self._owners_changed()
+
+    def _ensure_codes(self) -> None:
+        targets = set(self.game.codes.values())
+        for i, slot in enumerate(self.slots):
+            if slot.human and str(i) not in targets:
+                self.game.codes[new_code()] = str(i)
+        for spec in (ANY, WATCH):
+            if spec not in targets:
+                self.game.codes[new_code()] = spec
+
+    def codes_for(self, spec: str) -> list[str]:
+        return [code for code, target in self.game.codes.items() if target == spec]
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return [SeatInfo(s.name, s.colour, s.kind, s.status()) for s in self.slots]
+
+    def claim_for_code(self, text: str) -> Claim | None:
+        code = normalise_code(text)
+        spec = self.game.codes.get(code)
+        if spec is None:
+            return None
+        identity = f"code:{code}"
+        if spec == ANY:  # shared by everyone who picks a seat with it: each picker is someone else
+            identity += ":" + secrets.token_hex(4)
+        return claim_for_spec(spec, identity, f"code {code}")
+
+    def free_seats(self, identity: str = "") -> list[int]:
+        """Seats a picking player may take: human seats nobody owns (or that this identity owns)."""
+        return [
+            i
+            for i, s in enumerate(self.slots)
+            if s.human and (not s.owner or (identity and s.owner == identity))
+        ]
+
+    def owned_seat(self, identity: str) -> int | None:
+        for i, s in enumerate(self.slots):
+            if s.human and identity and s.owner == identity:
+                return i
+        return None
+
+    def resolve(self, claim: Claim, want: int = ANY_SEAT) -> int | str:
+        """The seat a claim gets (SPECTATOR to watch), or the reason it gets none."""
+        seat = claim.seat
+        if seat is None:
+            owned = self.owned_seat(claim.identity)
+            if want == SPECTATOR:
+                return SPECTATOR
+            if owned is not None and want in (ANY_SEAT, owned):
+                return owned
+            free = self.free_seats(claim.identity)
+            if want == ANY_SEAT:
+                return free[0] if free else "every seat is taken; connect with the watch code to watch"
+            if want in free:
+                return want
+            return f"seat {want} is not free"
+        if seat == SPECTATOR:
+            return SPECTATOR
+        if not 0 <= seat < len(self.slots):
+            return f"this game has no seat {seat}"
+        if not self.slots[seat].human:
+            return f"seat {seat} is played by the computer"
+        return seat
+
+    def reserve(self, seat: int, identity: str) -> None:
+        """Mark a picked seat as this identity's before its app connects."""
+        self.own(seat, identity)
+
+    def anyone_here(self) -> bool:
+        """Some player is connected (spectators do not count)."""
+        return any(slot.conn is not None for slot in self.slots)

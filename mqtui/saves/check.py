@@ -17,31 +17,14 @@ from mqtui.engine.actions import Action, EngineError, Event
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
 from mqtui.engine.defs import COLOURS, CONNECTIONS
 from mqtui.engine.game import Engine, copy_state
-from mqtui.engine.state import (
-    ACT,
-    CHARITY,
-    FLEE,
-    HIDDEN,
-    INVITE,
-    LOSE_ITEM,
-    REWARD,
-    SETUP,
-    STAGE_CHARITY,
-    STAGE_OVER,
-    STAGE_SETUP,
-    STAGE_TURN,
-    WINDOW,
-    State,
-    cell_key,
-    key_cell,
-)
+from mqtui.engine.state import HIDDEN, FrameKind, Stage, State, cell_key, key_cell
 from mqtui.engine.view import view_for
 from mqtui.saves.errors import SaveError
 from mqtui.saves.model import SaveData
 from mqtui.seat_kinds import SEAT_KINDS
 
-FRAME_KINDS = frozenset((SETUP, ACT, WINDOW, INVITE, REWARD, LOSE_ITEM, FLEE, CHARITY))
-STAGES = frozenset((STAGE_SETUP, STAGE_TURN, STAGE_CHARITY, STAGE_OVER))
+FRAME_KINDS = frozenset(FrameKind)
+STAGES = frozenset(Stage)
 MAX_COORD = 500  # cell keys hold -512..511
 
 
@@ -212,7 +195,7 @@ def _check_state(s: State, engine: Engine, what: str) -> None:
     for f in s.frames:
         _need(f.kind in FRAME_KINDS, f"{what}: unknown decision {f.kind!r}")
         _need(0 <= f.seat < nh, f"{what}: a decision for seat {f.seat}, which does not exist")
-    _need(bool(s.frames) or s.stage == STAGE_OVER, f"{what}: nobody has anything to decide")
+    _need(bool(s.frames) or s.stage == Stage.OVER, f"{what}: nobody has anything to decide")
     c = s.combat
     if c is not None:
         _need(0 <= c.active < nh and -1 <= c.helper < nh, f"{what}: the combat's heroes do not exist")

@@ -7,7 +7,6 @@ server passes a networked store) and touches no local files except the settings.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -24,6 +23,7 @@ from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
 
 if TYPE_CHECKING:  # the game's modules load when a game starts, not with the title screen
     from mqtui.store import GameStore, Snapshot
+    from mqtui.ui.screens.game import GameScreen
     from mqtui.ui.session import SeatSpec
 
 
@@ -65,6 +65,7 @@ class MQApp(App[None]):
             save_on_signals: SIGTERM and SIGHUP save a local game at once, then end the app
                 (:mod:`mqtui.ui.signals`; the command line sets it).
         """
+        self._mq_ready = False  # (before Textual's __init__, which sets the theme)
         self.settings = settings if settings is not None else load_settings()
         self.save_settings_file = save_settings_file
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
@@ -84,7 +85,6 @@ class MQApp(App[None]):
         for theme in loaded.themes.values():
             self.register_theme(theme)
         self.theme = self.settings.theme if self.settings.theme in loaded.themes else DEFAULT_THEME
-        self._mq_ready = False
         self._continuous = False
         self.game_store: GameStore | None = None
         self.autosave_file: Path | None = None  # this game's own autosave (local games)
@@ -124,14 +124,14 @@ class MQApp(App[None]):
         self._signals_off()
 
     def watch_theme(self, theme: str) -> None:
-        if getattr(self, "_mq_ready", False) and theme in self.theme_labels and theme != self.settings.theme:
+        if self._mq_ready and theme in self.theme_labels and theme != self.settings.theme:
             self.settings.theme = theme
-            self._save_settings()
+            self.remember_settings()
 
     def set_theme(self, name: str) -> None:
         self.theme = name
 
-    def _save_settings(self) -> None:
+    def remember_settings(self) -> None:
         if self.save_settings_file:
             save_settings(self.settings)
 
@@ -242,7 +242,7 @@ class MQApp(App[None]):
         if saved is not None:
             self.notify("Game saved: Continue picks it up.", title="Saved")
 
-    def game_over(self, screen: object, snap: Snapshot) -> None:
+    def game_over(self, screen: GameScreen, snap: Snapshot) -> None:
         from mqtui.ui.screens.game_over import GameOverScreen
 
         store = self.game_store
@@ -261,15 +261,16 @@ class MQApp(App[None]):
             else:
                 self.leave_game(screen)
 
+        from mqtui.packs import game_packs
         from mqtui.ui.advisor import tally_for
 
         over = GameOverScreen(
             store.cards,
             store.seats,
             snap,
-            fight=getattr(screen, "final_fight", None),
+            fight=screen.final_fight,
             kept=self.finished_file,
-            packs=tuple(getattr(store, "packs", ())),
+            packs=game_packs(store),
             can_replay=self.local,
             advice=tally_for(store).line(),
         )
@@ -363,6 +364,7 @@ class MQApp(App[None]):
         self.show_cards()
 
     def title_settings(self) -> None:
+        from mqtui.store import LocalStore
         from mqtui.ui.screens.settings import SettingsScreen
 
         def chosen(settings: Settings | None) -> None:
@@ -370,10 +372,8 @@ class MQApp(App[None]):
                 return
             self.settings = settings
             self.bot_delay = settings.bot_delay
-            store = self.game_store
-            if store is not None and hasattr(store, "bot_delay"):
-                with contextlib.suppress(AttributeError):
-                    store.bot_delay = settings.bot_delay
+            if isinstance(self.game_store, LocalStore):
+                self.game_store.bot_delay = settings.bot_delay
             from mqtui.ui.screens.game import GameScreen
 
             for screen in self.screen_stack:
@@ -381,7 +381,7 @@ class MQApp(App[None]):
                     screen.countdown = settings.pass_countdown
                     screen.handoff_enabled = settings.handoff
             self.theme = settings.theme
-            self._save_settings()
+            self.remember_settings()
 
         self.push_screen(SettingsScreen(self.settings, self.theme_labels), chosen)
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.fuzzy import Matcher
+
+from mqtui.ui.appref import mq_app
+
+if TYPE_CHECKING:
+    from mqtui.ui.screens.game import GameScreen
 
 # the key that does the same, shown under an action in the palette
 KEY_HINTS = {
@@ -46,15 +51,10 @@ def match_words(query: str, label: str) -> tuple[float, Text] | None:
     return sum(scores) / len(scores), text
 
 
-async def _search(provider: Provider, query: str, commands: list[tuple[str, Callable[[], Any], str]]) -> Hits:
-    for label, command, help_text in commands:
-        found = match_words(query, label)
-        if found is not None:
-            score, shown = found
-            yield Hit(score, shown, command, help=help_text)
+Command = tuple[str, Callable[[], Any], str]  # (label, what it does, help: its key or its kind)
 
 
-def _game_screen(provider: Provider) -> Any:
+def _game_screen(provider: Provider) -> GameScreen | None:
     from mqtui.ui.screens.game import GameScreen
 
     for screen in reversed(provider.app.screen_stack):
@@ -63,17 +63,35 @@ def _game_screen(provider: Provider) -> Any:
     return None
 
 
-class LegalActionsCommands(Provider):
+class _Listed(Provider):
+    """A provider whose commands are a list: all shown on opening, those whose words match on typing."""
+
+    def _commands(self) -> list[Command]:
+        raise NotImplementedError
+
+    async def discover(self) -> Hits:
+        for label, command, help_text in self._commands():
+            yield DiscoveryHit(label, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        for label, command, help_text in self._commands():
+            found = match_words(query, label)
+            if found is not None:
+                score, shown = found
+                yield Hit(score, shown, command, help=help_text)
+
+
+class LegalActionsCommands(_Listed):
     """Every action that is legal for you now, in words."""
 
-    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+    def _commands(self) -> list[Command]:
         screen = _game_screen(self)
         if screen is None or screen.snapshot is None:
             return []
         from mqtui.ui.describe import card_kind, card_of, labelled, sort_key
 
         snap = screen.snapshot
-        out: list[tuple[str, Callable[[], Any], str]] = []
+        out: list[Command] = []
         for label, action in labelled(sorted(snap.legal, key=sort_key), snap, screen.cards):
             uid = card_of(action)
             if uid >= 0:
@@ -83,21 +101,13 @@ class LegalActionsCommands(Provider):
             out.append((label, partial(screen.perform, action), help_text))
         return out
 
-    async def discover(self) -> Hits:
-        for label, command, help_text in self._commands():
-            yield DiscoveryHit(label, command, help=help_text)
 
-    async def search(self, query: str) -> Hits:
-        async for hit in _search(self, query, self._commands()):
-            yield hit
-
-
-class AppCommands(Provider):
+class AppCommands(_Listed):
     """Screens, saving, settings and themes."""
 
-    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        app: Any = self.app
-        out: list[tuple[str, Callable[[], Any], str]] = [
+    def _commands(self) -> list[Command]:
+        app = mq_app(self.screen)
+        out: list[Command] = [
             ("Help: all keys", app.show_help, "F1"),
             ("Rules reference", app.show_rules, "r"),
             ("Card browser", app.show_cards, "F2"),
@@ -115,11 +125,3 @@ class AppCommands(Provider):
         for name, label in app.theme_labels.items():
             out.append((f"Theme: {label}", partial(app.set_theme, name), f"theme {name}"))
         return out
-
-    async def discover(self) -> Hits:
-        for label, command, help_text in self._commands():
-            yield DiscoveryHit(label, command, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        async for hit in _search(self, query, self._commands()):
-            yield hit

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from rich.text import Text
 
-from mqtui.engine.actions import Action, terms_words
+from mqtui.engine.actions import Action, EventKind, terms_words
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import RoomDef
 from mqtui.engine.heroes import HAND_LIMIT, power_total
@@ -34,7 +35,7 @@ from mqtui.engine.state import (
     State,
     cell_key,
 )
-from mqtui.store import HUMAN, Seat, Snapshot
+from mqtui.store import HUMAN, LogLine, Seat, Snapshot
 
 DIR_NAMES = ("north", "east", "south", "west")
 DIR_ARROWS = ("↑", "→", "↓", "←")
@@ -417,36 +418,69 @@ def prompt(snap: Snapshot, seats: Sequence[Seat]) -> str:
 
 # -- the log --------------------------------------------------------------------------------------------
 
-# (kind, symbol, pattern): the first pattern that matches a line decides its kind.
-_LOG_RULES: tuple[tuple[str, str, str], ...] = (
-    ("win", "★", r"wins? the game|game is over"),
-    ("turn", "»", r"^Round \d+:"),
-    ("result", "⚔", r"\) (beats?|loses? to|lose to) .*\(|^.* beat .*\("),
-    ("combat", "⚔", r"^Combat in|challenges|the boss fight begins"),
-    ("dice", "⚃", r"^Dice:|die is rolled again|to the .* die"),
-    ("colour", "◐", r"^Colour die"),
-    ("bot", "·", r"^[^:]{1,40}: [a-z]"),
-    ("death", "✝", r" dies!|killed outright"),
-    ("level", "▲", r"rises to Level|falls to Level"),
-    ("badstuff", "☹", r"fails to escape|loses \d+ Life|loses .* \(|curses "),
-    ("escape", "↷", r"escapes|flees"),
-    ("interfere", "✦", r" plays .* on |throws|uses .* for the"),
-    ("invite", "?", r"asks .* to help|accepts and joins|declines to help"),
-    ("monster", "M", r"appears in|moves from|[Mm]onster"),
-    ("draw", "+", r" draws? |You draw|receives|finds \d+ gold|picks up"),
-    ("explore", "◇", r"explores|^A new room"),
-    ("move", "→", r" goes | is back in the game|sent back"),
-    ("gold", "$", r"gold"),
-    ("charity", "♥", r"[Cc]harity|gives"),
-)
+# A log entry's symbol and style come from its event's kind (the engine's, or one a host adds: see
+# ``mqtui.engine.actions.Event``); the words say the rest. The style names the log's component class
+# (``log--STYLE``, see ``widgets/log.py``); "" is plain text. The symbol never relies on colour.
+LOG_STYLES: dict[EventKind, tuple[str, str]] = {
+    "start": ("»", "turn"),
+    "setup": ("☺", ""),
+    "phase": ("»", ""),
+    "turn": ("»", "turn"),
+    "win": ("★", "win"),
+    "combat": ("⚔", "combat"),
+    "boss": ("⚔", "combat"),
+    "result": ("⚔", "result"),
+    "dice": ("⚃", "dice"),
+    "colour": ("◐", ""),
+    "death": ("✝", "death"),
+    "level": ("▲", "level"),
+    "badstuff": ("☹", "badstuff"),
+    "curse": ("☹", "interfere"),
+    "life": ("♥", ""),
+    "escape": ("↷", "escape"),
+    "flee": ("↷", "escape"),
+    "interfere": ("✦", "interfere"),
+    "invite": ("?", ""),
+    "reward": ("+", "draw"),
+    "monster": ("M", "monster"),
+    "draw": ("+", "draw"),
+    "bonus": ("+", "draw"),
+    "pickup": ("+", "draw"),
+    "search": ("⌕", ""),
+    "explore": ("◇", ""),
+    "room": ("◇", ""),
+    "dungeon": ("◇", "interfere"),
+    "move": ("→", ""),
+    "moves": ("±", ""),
+    "gold": ("$", "gold"),
+    "deal": ("$", "gold"),
+    "charity": ("♥", ""),
+    "give": ("⇄", ""),
+    "discard": ("−", ""),
+    "lose": ("−", "badstuff"),
+    "drop": ("↓", ""),
+    "equip": ("▸", ""),
+    "play": ("▸", ""),
+    "hero": ("☺", ""),
+    "power": ("✧", ""),
+    # added by the hosts (the store, a network table)
+    "undo": ("↶", ""),
+    "save": ("·", ""),
+    "away": ("…", ""),
+    "timeout": ("…", "badstuff"),
+    "bot": ("·", "bot"),
+}
+UNKNOWN_KIND = ("·", "")  # a kind this UI does not know (a newer server): plain text with a dot
 
 
-def log_kind(line: str) -> tuple[str, str]:
-    """(kind, symbol) of a log line, guessed from its words (the snapshot log carries text only)."""
-    for kind, symbol, pattern in _LOG_RULES:
-        if re.search(pattern, line):
-            return kind, symbol
-    return "info", "·"
+def log_style(kind: str) -> tuple[str, str]:
+    """(symbol, style) of a log entry of this event kind."""
+    return LOG_STYLES.get(cast("EventKind", kind), UNKNOWN_KIND)
+
+
+def last_result(log: Sequence[LogLine]) -> str:
+    """The words of the last fight's result in ``log`` ("" if there was none)."""
+    return next((line.text for line in reversed(log) if line.kind == "result"), "")
 
 
 def deck_label(deck: str) -> str:

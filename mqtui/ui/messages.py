@@ -1,6 +1,8 @@
-"""Messages that panes and screens send each other."""
+"""Messages that panes and screens send each other (Textual messages as dataclasses)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.message import Message
@@ -9,55 +11,49 @@ from mqtui.engine.actions import Action
 from mqtui.store import Snapshot
 
 
+@dataclass
 class SnapshotArrived(Message):
     """The store published a new snapshot (posted from the store's listener)."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
-        super().__init__()
-        self.snapshot = snapshot
+    snapshot: Snapshot
 
 
+@dataclass
 class ActionChosen(Message):
     """A pane asks the game screen to send this action to the store."""
 
-    def __init__(self, action: Action) -> None:
-        super().__init__()
-        self.action = action
+    action: Action
 
 
+@dataclass
 class ActionsOffered(Message):
     """A pane offers several actions for one choice (the game screen asks the player which)."""
 
-    def __init__(self, title: str, actions: list[Action]) -> None:
-        super().__init__()
-        self.title = title
-        self.actions = actions
+    title: str
+    actions: list[Action]
 
 
+@dataclass
 class RoomSelected(Message):
     """The map cursor moved to a cell (placed or not)."""
 
-    def __init__(self, x: int, y: int) -> None:
-        super().__init__()
-        self.x = x
-        self.y = y
+    x: int
+    y: int
 
 
+@dataclass
 class Explain(Message):
     """A pane wants to tell why something cannot be done now (with the store's reason for ``action``)."""
 
-    def __init__(self, text: str, action: Action | None = None) -> None:
-        super().__init__()
-        self.text = text
-        self.action = action
+    text: str
+    action: Action | None = None
 
 
+@dataclass
 class CardHighlighted(Message):
     """The hand's highlighted card changed (its full text goes under the hand)."""
 
-    def __init__(self, text: Text) -> None:
-        super().__init__()
-        self.text = text
+    text: Text
 
 
 class CharityRequested(Message):

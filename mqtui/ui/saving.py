@@ -69,20 +69,23 @@ def keep_finished(store: GameStore, autosave_file: Path | None) -> Path | None:
         return None
 
 
-def can_save(store: GameStore) -> bool:
-    return callable(getattr(store, "save", None))
+def local_game(store: GameStore) -> LocalStore | None:
+    """``store`` if it is a game played on this computer (one it can save), else None."""
+    from mqtui.store import LocalStore
+
+    return store if isinstance(store, LocalStore) else None
 
 
 def save_game(store: GameStore, path: Path) -> Path:
     """Save ``store`` to ``path`` now; raises SaveFailed."""
     from mqtui import saves
 
-    save = getattr(store, "save", None)
-    if not callable(save):
+    local = local_game(store)
+    if local is None:
         raise SaveFailed("this game cannot be saved from here")
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        save(path)
+        local.save(path)
     except (saves.SaveError, OSError) as exc:
         raise SaveFailed(str(exc)) from None
     return Path(path)
@@ -125,11 +128,11 @@ def start_autosave(store: GameStore, path: Path) -> bool:
     """Save to ``path`` after every change (on the store's background writer); False if it cannot."""
     from mqtui import saves
 
-    hook: Any = getattr(store, "autosave_to", None)
-    if not callable(hook):
+    local = local_game(store)
+    if local is None:
         return False
     try:
-        hook(path)
+        local.autosave_to(path)
     except (saves.SaveError, OSError):
         return False
     return True
@@ -137,7 +140,7 @@ def start_autosave(store: GameStore, path: Path) -> bool:
 
 def autosave(store: GameStore, path: Path) -> Path | None:
     """Save now to the game's autosave file ``path``; None if it cannot be saved."""
-    if not can_save(store):
+    if local_game(store) is None:
         return None
     try:
         return save_game(store, path)
@@ -147,10 +150,10 @@ def autosave(store: GameStore, path: Path) -> Path | None:
 
 def stop_autosave(store: GameStore) -> None:
     """The final autosave, then stop the writer (quitting or leaving the game)."""
-    close: Any = getattr(store, "close", None)
-    if callable(close):
+    local = local_game(store)
+    if local is not None:
         with contextlib.suppress(Exception):
-            close()
+            local.close()
 
 
 def list_saves() -> list[tuple[Path, str, bool]]:

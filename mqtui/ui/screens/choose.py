@@ -5,23 +5,19 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from mqtui.engine.actions import Action
+from mqtui.ui.screens.dialog import Dialog
 
 
-class ChooseAction(ModalScreen[Action | None]):
+class ChooseAction(Dialog[Action]):
     """Pick one action (Enter) or cancel (Escape)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="choose.cancel")]
     DEFAULT_CSS = """
-    ChooseAction { align: center middle; }
-    ChooseAction > Vertical { width: 70; max-width: 95%; height: auto; max-height: 80%;
-        border: thick $accent; background: $panel; padding: 0 1; }
+    ChooseAction > Vertical { width: 70; max-height: 80%; }
     ChooseAction Label { width: 1fr; text-style: bold; margin-bottom: 1; }
     ChooseAction OptionList { height: auto; max-height: 20; border: none; }
     """
@@ -53,6 +49,3 @@ class ChooseAction(ModalScreen[Action | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[event.option_index][1])
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

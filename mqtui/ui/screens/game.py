@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import inspect
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from textual import events, on
@@ -24,8 +24,9 @@ from textual.widgets import ContentSwitcher, Static
 from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action, ActionKind, IllegalAction
 from mqtui.engine.state import ACT, INVITE, WINDOW
-from mqtui.store import HUMAN, GameStore, Snapshot
+from mqtui.store import HUMAN, GameStore, LocalStore, Snapshot
 from mqtui.ui.advisor import advice_for, tally_for
+from mqtui.ui.appref import mq_app
 from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
 from mqtui.ui.ending import deciding_fight, timeline_of, with_final_fight
 from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
@@ -171,9 +172,8 @@ class GameScreen(Screen[None]):
         self._unsubscribe = self.store.subscribe(self._listener)
         self._receive(self.store.snapshot())
         self.query_one("#actions").focus()
-        start = getattr(self.store, "start", None)
-        if callable(start):
-            start()
+        if isinstance(self.store, LocalStore):
+            self.store.start()  # the computer players go first if it is their turn
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -353,14 +353,10 @@ class GameScreen(Screen[None]):
             self.refresh_bindings()
 
     def _game_over(self, snap: Snapshot) -> None:
-        handler = getattr(self.app, "game_over", None)
-        if callable(handler):
-            handler(self, snap)
+        mq_app(self).game_over(self, snap)
 
     def _autosave(self) -> None:
-        handler = getattr(self.app, "autosave_each_turn", None)
-        if callable(handler):
-            handler(self.store)
+        mq_app(self).autosave_each_turn(self.store)
 
     # -- doing things ---------------------------------------------------------------------------------
 
@@ -458,7 +454,7 @@ class GameScreen(Screen[None]):
             return None if kind in GREY_IN_TURN and self._my_turn_frame() else False
         if action in ("undo", "redo"):
             snap = self.snapshot
-            if not callable(getattr(self.store, action, None)) or snap is None:
+            if snap is None:
                 return False
             allowed = snap.undo if action == "undo" else snap.redo
             return True if allowed else (None if action == "undo" else False)
@@ -468,8 +464,6 @@ class GameScreen(Screen[None]):
             return not self.has_class("-wide") and (
                 self._fighting or self.query_one(ContentSwitcher).current != "map"
             )
-        if action == "save":
-            return callable(getattr(self.app, "save_dialog", None))
         if action == "advice":
             return self._advisor_on() and (True if len(legal) > 1 else None)
         return True
@@ -479,12 +473,7 @@ class GameScreen(Screen[None]):
         self._clock.stop()  # any key: the person wants to decide this window themselves
         kind = KIND_KEYS.get(event.key)
         snap = self.snapshot
-        if (
-            event.key == "ctrl+z"
-            and snap is not None
-            and not snap.undo
-            and callable(getattr(self.store, "undo", None))
-        ):
+        if event.key == "ctrl+z" and snap is not None and not snap.undo:
             event.stop()
             self.notify(
                 "Only your own last actions that revealed nothing new (no room, card or die) can be taken back.",
@@ -540,7 +529,7 @@ class GameScreen(Screen[None]):
     # -- the advisor ----------------------------------------------------------------------------------
 
     def _advisor_on(self) -> bool:
-        return bool(getattr(getattr(self.app, "settings", None), "advisor", True))
+        return mq_app(self).settings.advisor
 
     def _advise_fight(self, snap: Snapshot) -> None:
         """In a fight decision of ours, the advisor's line goes into the combat pane."""
@@ -595,7 +584,7 @@ class GameScreen(Screen[None]):
         snap = self.snapshot
         if snap is None:
             return
-        reasons = getattr(self.store, "reasons", None) or []
+        reasons = self.store.reasons if isinstance(self.store, LocalStore) else []
         self.app.push_screen(RoomScreen(reasons_text(reasons, snap, self.seats, self.cards)))
 
     def action_focus_pane(self, which: str) -> None:
@@ -604,47 +593,32 @@ class GameScreen(Screen[None]):
             self.query_one(ContentSwitcher).current = "map"
         self.query_one(target).focus()
 
-    async def _call_store(self, name: str) -> None:
-        method = getattr(self.store, name, None)
-        if not callable(method):
-            self.notify("This game cannot undo.", severity="warning")
-            return
+    async def _take_back(self, what: str, step: Callable[[], Awaitable[None]]) -> None:
+        """Undo or redo (``step``); what the store refuses is explained."""
         try:
-            result = method()
-            if inspect.isawaitable(result):
-                await result
+            await step()
         except Exception as exc:
-            self.notify(str(exc), title=f"Cannot {name}", severity="warning")
+            self.notify(str(exc), title=f"Cannot {what}", severity="warning")
             return
         self._receive(self.store.snapshot())
 
     async def action_undo(self) -> None:
-        await self._call_store("undo")
+        await self._take_back("undo", self.store.undo)
 
     async def action_redo(self) -> None:
-        await self._call_store("redo")
+        await self._take_back("redo", self.store.redo)
 
     def action_save(self) -> None:
-        handler = getattr(self.app, "save_dialog", None)
-        if callable(handler):
-            handler(self.store)
+        mq_app(self).save_dialog(self.store)
 
     def action_rules(self) -> None:
-        handler = getattr(self.app, "show_rules", None)
-        if callable(handler):
-            handler()
+        mq_app(self).show_rules()
 
     def action_cards(self) -> None:
-        handler = getattr(self.app, "show_cards", None)
-        if callable(handler):
-            handler()
+        mq_app(self).show_cards()
 
     def action_help(self) -> None:
-        handler = getattr(self.app, "show_help", None)
-        if callable(handler):
-            handler()
+        mq_app(self).show_help()
 
     def action_quit_to_title(self) -> None:
-        handler = getattr(self.app, "leave_game", None)
-        if callable(handler):
-            handler(self)
+        mq_app(self).leave_game(self)

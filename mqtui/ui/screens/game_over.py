@@ -23,8 +23,9 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_terms
 from mqtui.engine.heroes import describe
 from mqtui.engine.state import State
-from mqtui.store import HUMAN, LogLine, Seat, Snapshot
-from mqtui.ui.describe import log_kind, room_name
+from mqtui.store import HUMAN, Seat, Snapshot
+from mqtui.ui.appref import mq_app
+from mqtui.ui.describe import last_result, room_name
 
 COLUMNS = (("Level", 5), ("Kills", 5), ("Deaths", 6), ("Gold", 5))
 
@@ -98,10 +99,6 @@ def fight_text(cards: CardTable, s: State) -> Text:
     t.append("\nCards played: ", "bold")
     t.append(", ".join(played) if played else "none")
     return t
-
-
-def last_result(log: tuple[LogLine, ...]) -> str:
-    return next((line.text for line in reversed(log) if log_kind(line.text)[0] == "result"), "")
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -184,9 +181,7 @@ class GameOverScreen(ModalScreen[str]):
         return True
 
     def action_replay(self) -> None:
-        handler = getattr(self.app, "replay_finished_game", None)
-        if callable(handler):
-            handler()
+        mq_app(self).replay_finished_game()
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)

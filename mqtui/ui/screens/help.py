@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
+from mqtui.ui.screens.room import RoomScreen
 from mqtui.ui.widgets.map_canvas import LEGEND
 
 SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
@@ -99,23 +96,15 @@ def help_table() -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(RoomScreen):
     BINDINGS = [
         Binding("escape", "close", "Close", id="help.close"),
         Binding("f1", "close", "Close", show=False, id="help.close2"),
         Binding("question_mark", "close", "Close", show=False, id="help.close3"),
     ]
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 100; max-width: 96%; height: 90%; border: thick $accent;
-        background: $panel; padding: 0 1; }
+    HelpScreen > VerticalScroll { width: 100; max-width: 96%; height: 90%; }
     """
 
-    def compose(self) -> ComposeResult:
-        with VerticalScroll() as scroll:
-            scroll.border_title = "Keys"
-            scroll.border_subtitle = "↑↓ PgUp PgDn scroll · Esc close"
-            yield Static(help_table())
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+    def __init__(self) -> None:
+        super().__init__(help_table(), "Keys", "↑↓ PgUp PgDn scroll · Esc close")

@@ -12,12 +12,13 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.net import lobbyproto as lp
 from mqtui.net.protocol import ProtocolError, SeatInfo
+from mqtui.ui.screens.dialog import Dialog
 
 REFRESH = 2.0  # seconds between two looks at the list
 NO_SEAT = "none"
@@ -225,14 +226,11 @@ class LobbyScreen(Screen[lp.Seated | None]):
             self.show(reply)
 
 
-class PickSeat(ModalScreen[int | None]):
+class PickSeat(Dialog[int]):
     """Which open seat of a table (its number, or Enter on it)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]
     DEFAULT_CSS = """
-    PickSeat { align: center middle; }
-    PickSeat > Vertical { width: 60; max-width: 95%; height: auto; border: thick $accent;
-        background: $panel; padding: 0 1; }
+    PickSeat > Vertical { width: 60; }
     PickSeat OptionList { height: auto; max-height: 8; border: none; }
     """
 
@@ -254,9 +252,6 @@ class PickSeat(ModalScreen[int | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option.id or 0))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class Cycle(Static, can_focus=True):
@@ -298,17 +293,14 @@ class Cycle(Static, can_focus=True):
         self.draw()
 
 
-class NewTable(ModalScreen[lp.Create | None]):
+class NewTable(Dialog[lp.Create]):
     """A new table: your hero's name, the other seats, a seed and content packs."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="new.cancel"),
         Binding("ctrl+s", "create", "Create", id="new.create"),
     ]
     DEFAULT_CSS = """
-    NewTable { align: center middle; }
-    NewTable > Vertical { width: 64; max-width: 98%; height: auto; max-height: 100%;
-        border: thick $accent; background: $panel; padding: 0 1; }
+    NewTable > Vertical { max-width: 98%; max-height: 100%; }
     NewTable Input { width: 1fr; }
     NewTable .hint { color: $text-muted; }
     """
@@ -358,17 +350,12 @@ class NewTable(ModalScreen[lp.Create | None]):
             )
         )
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class TypeCode(ModalScreen[str | None]):
+class TypeCode(Dialog[str]):
     """A join code typed in the lobby."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="code.cancel")]
     DEFAULT_CSS = """
-    TypeCode { align: center middle; }
-    TypeCode > Vertical { width: 50; height: auto; border: thick $accent; background: $panel; padding: 0 1; }
+    TypeCode > Vertical { width: 50; }
     """
 
     def compose(self) -> ComposeResult:
@@ -380,6 +367,3 @@ class TypeCode(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.dismiss(event.value.strip() or None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -12,8 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from mqtui.engine.defs import COLOURS
+from mqtui.ui.appref import mq_app
 from mqtui.ui.session import DEFAULT_NAMES, SeatSpec, available_bot
-from mqtui.ui.settings import Settings
 
 MAX_SEATS = 6
 DEFAULT_SEATS = 4
@@ -62,13 +62,8 @@ class NewGameScreen(Screen[None]):
     NewGameScreen #intro { color: $foreground 70%; margin-bottom: 1; }
     """
 
-    def _settings(self) -> Settings | None:
-        settings = getattr(self.app, "settings", None)
-        return settings if isinstance(settings, Settings) else None
-
     def _opponents(self) -> str:
-        settings = self._settings()
-        kind = settings.opponents if settings is not None else "easy"
+        kind = mq_app(self).settings.opponents
         return kind if kind in {k for _, k in kind_options(False)} else "easy"
 
     def compose(self) -> ComposeResult:
@@ -156,12 +151,9 @@ class NewGameScreen(Screen[None]):
 
     def action_start(self) -> None:
         error = self.query_one("#error", Static)
-        start = getattr(self.app, "start_new_game", None)
-        if start is None:
-            return
         specs = self.specs()
         try:
-            start(specs, self.seed(), packs=self.packs)
+            mq_app(self).start_new_game(specs, self.seed(), packs=self.packs)
         except ValueError as exc:
             error.update(f"Cannot start: {exc}")
             return
@@ -169,14 +161,12 @@ class NewGameScreen(Screen[None]):
 
     def _remember_opponents(self, specs: list[SeatSpec]) -> None:
         """The computer level the player picked becomes the default of the next new game."""
-        settings = self._settings()
+        app = mq_app(self)
         kinds = [s.kind for s in specs if s.kind not in ("human", OFF)]
-        if settings is None or not kinds or kinds[0] == settings.opponents:
+        if not kinds or kinds[0] == app.settings.opponents:
             return
-        settings.opponents = kinds[0]
-        save = getattr(self.app, "_save_settings", None)
-        if callable(save):
-            save()
+        app.settings.opponents = kinds[0]
+        app.remember_settings()
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -10,27 +10,24 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.packs import Pack
+from mqtui.ui.screens.dialog import Dialog
 
 
-class PackChooser(ModalScreen[list[str] | None]):
+class PackChooser(Dialog[list[str]]):
     """Tick packs (Space), Enter: done, Escape: no change. Dismisses with the chosen pack names.
 
     A ticked pack shows ``[x]``, an unticked one ``[ ]``: not colour alone (NO_COLOR, screen readers)."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="packs.cancel"),
         Binding("space", "tick", "Tick", id="packs.tick"),
         Binding("enter", "done", "Done", id="packs.done", priority=True),
     ]
     DEFAULT_CSS = """
-    PackChooser { align: center middle; }
-    PackChooser > Vertical { width: 72; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $accent; background: $panel; padding: 0 1; }
+    PackChooser > Vertical { width: 72; max-height: 90%; }
     PackChooser #packs-title { text-style: bold; margin-bottom: 1; }
     PackChooser OptionList { height: auto; max-height: 12; border: none; }
     PackChooser #broken { color: $warning; height: auto; }
@@ -76,6 +73,3 @@ class PackChooser(ModalScreen[list[str] | None]):
 
     def action_done(self) -> None:
         self.dismiss([p.name for p in self.packs if p.name in self.chosen])  # in the listed order
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -9,11 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from mqtui.ui.appref import mq_app
 from mqtui.ui.saving import SUFFIX, SaveFailed, list_saves, saves_dir, slot_for
+from mqtui.ui.screens.dialog import Dialog
 
 
 def save_name(text: str) -> Path:
@@ -25,14 +26,10 @@ def save_name(text: str) -> Path:
     return slot_for(text)
 
 
-class SaveDialog(ModalScreen[Path | None]):
+class SaveDialog(Dialog[Path]):
     """Asks for a name; returns the path to save to."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="save.cancel")]
     DEFAULT_CSS = """
-    SaveDialog { align: center middle; }
-    SaveDialog > Vertical { width: 64; max-width: 95%; height: auto; border: thick $accent;
-        background: $panel; padding: 0 1; }
     SaveDialog Label { width: 1fr; margin: 1 0 0 0; }
     """
 
@@ -53,22 +50,16 @@ class SaveDialog(ModalScreen[Path | None]):
             return
         self.dismiss(path)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class LoadDialog(ModalScreen[Path | None]):
+class LoadDialog(Dialog[Path]):
     """Lists the saved games (in progress, saved by name, finished; newest first); a path can be typed
     too. Enter loads a game in progress (a finished one opens in the replay view); ``r`` replays."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="load.cancel"),
         Binding("r", "replay", "Replay", id="load.replay"),
     ]
     DEFAULT_CSS = """
-    LoadDialog { align: center middle; }
-    LoadDialog > Vertical { width: 124; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $accent; background: $panel; padding: 0 1; }
+    LoadDialog > Vertical { width: 124; max-height: 90%; }
     LoadDialog OptionList { height: auto; max-height: 10; text-wrap: nowrap; text-overflow: ellipsis; }
     LoadDialog Label { width: 1fr; margin-top: 1; }
     """
@@ -121,13 +112,8 @@ class LoadDialog(ModalScreen[Path | None]):
 
     def _replay(self, path: Path) -> None:
         self.dismiss(None)
-        opener = getattr(self.app, "open_replay", None)
-        if callable(opener):
-            self.app.call_later(opener, path)
+        self.app.call_later(mq_app(self).open_replay, path)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
             self.dismiss(Path(event.value.strip()).expanduser())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -6,24 +6,20 @@ import msgspec
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Label, OptionList, RadioSet
 from textual.widgets.option_list import Option
 
 from mqtui.ui.flow import COUNTDOWNS
+from mqtui.ui.screens.dialog import Dialog
 from mqtui.ui.settings import BOT_SPEEDS, Settings, speed_name
 from mqtui.ui.widgets.toggles import TextCheckbox, TextRadioButton
 
 
-class SettingsScreen(ModalScreen[Settings | None]):
+class SettingsScreen(Dialog[Settings]):
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="settings.cancel"),
         Binding("ctrl+s", "save", "Save", id="settings.save"),
     ]
     DEFAULT_CSS = """
-    SettingsScreen { align: center middle; }
-    SettingsScreen > Vertical { width: 64; max-width: 95%; height: auto; max-height: 95%;
-        border: thick $accent; background: $panel; padding: 0 1; }
     SettingsScreen OptionList { height: auto; max-height: 8; }
     SettingsScreen RadioSet { width: 1fr; layout: horizontal; height: auto; }
     SettingsScreen Label { margin-top: 1; text-style: bold; }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,7 +12,9 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from mqtui.ui.appref import mq_app
 from mqtui.ui.saving import latest_autosave
+from mqtui.ui.settings import Settings
 from mqtui.ui.widgets.footer import QuietFooter
 
 LOGO = r"""
@@ -31,10 +35,9 @@ MENU = (
 )
 
 
-def opponents_line(settings: object) -> str:
+def opponents_line(settings: Settings) -> str:
     """Which computer players a new game brings, and where to change that."""
-    kind = getattr(settings, "opponents", "easy")
-    return f"Computer opponents: {kind}. Change them on the New game screen (n)."
+    return f"Computer opponents: {settings.opponents}. Change them on the New game screen (n)."
 
 
 class TitleScreen(Screen[None]):
@@ -77,7 +80,7 @@ class TitleScreen(Screen[None]):
             if disabled:
                 prompt.append("  (none yet)", "dim")
             menu.add_option(Option(prompt, id=what, disabled=disabled))
-        self.query_one("#opponents", Static).update(opponents_line(getattr(self.app, "settings", None)))
+        self.query_one("#opponents", Static).update(opponents_line(mq_app(self).settings))
         menu.highlighted = 1 if has_save else 0
         menu.focus()
         self.set_class(self.app.size.height < 20, "-short")
@@ -93,7 +96,14 @@ class TitleScreen(Screen[None]):
             self.action_menu(event.option.id)
 
     def action_menu(self, what: str) -> None:
-        app = self.app
-        handler = getattr(app, f"title_{what}", None)
-        if callable(handler):
-            handler()
+        app = mq_app(self)
+        menu: dict[str, Callable[[], None]] = {
+            "new": app.title_new,
+            "continue": app.title_continue,
+            "load": app.title_load,
+            "rules": app.title_rules,
+            "cards": app.title_cards,
+            "settings": app.title_settings,
+            "quit": app.title_quit,
+        }
+        menu[what]()

@@ -19,7 +19,7 @@ from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_t
 from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
-from mqtui.ui.describe import log_kind, room_name, seat_name, window_order
+from mqtui.ui.describe import last_result, room_name, seat_name, window_order
 from mqtui.ui.widgets.steady import SteadySize
 
 
@@ -294,10 +294,3 @@ class CombatPane(SteadySize, Static):
 
 
 _TERMS = re.compile(r"\([^()]* = (-?\d+)\)")  # a side's terms and sum in a result line: "(10 +2 Hat = 12)"
-
-
-def last_result(log: tuple[LogLine, ...]) -> str:
-    for line in reversed(log):
-        if log_kind(line.text)[0] == "result":
-            return line.text
-    return ""

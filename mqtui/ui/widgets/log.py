@@ -1,4 +1,4 @@
-"""The game log: every event the viewer may read, newest at the bottom, a symbol and colour by kind."""
+"""The game log: every event the viewer may read, newest at the bottom, a symbol and colour by its kind."""
 
 from __future__ import annotations
 
@@ -9,25 +9,10 @@ from textual.reactive import reactive
 from textual.widgets import RichLog
 
 from mqtui.store import LogLine, Snapshot
-from mqtui.ui.describe import log_kind
+from mqtui.ui.describe import LOG_STYLES, log_style
 from mqtui.ui.widgets.steady import SteadyScroll
 
-KIND_CLASSES = (
-    "win",
-    "turn",
-    "result",
-    "combat",
-    "dice",
-    "death",
-    "level",
-    "badstuff",
-    "escape",
-    "interfere",
-    "monster",
-    "draw",
-    "bot",
-    "gold",
-)
+KIND_CLASSES = frozenset(style for _, style in LOG_STYLES.values() if style)  # each has a rule below
 
 
 class GameLog(SteadyScroll, RichLog):
@@ -138,6 +123,6 @@ class GameLog(SteadyScroll, RichLog):
         self._wrapped_at = width
 
     def line_text(self, line: LogLine) -> Text:
-        kind, symbol = log_kind(line.text)
-        style = self.get_component_rich_style(f"log--{kind}") if kind in KIND_CLASSES else None
+        symbol, name = log_style(line.kind)
+        style = self.get_component_rich_style(f"log--{name}") if name else None
         return Text.assemble((f"{symbol} ", style or ""), (line.text, style or ""))

@@ -1,11 +1,9 @@
-"""The game-state store: the one place the UI reads state from and sends actions to.
+"""The local store: a game run in this process, hot-seat humans plus computer players.
 
-The UI only ever sees :class:`Snapshot` values (immutable, one seat's view plus that seat's legal
-actions and log) and calls the :class:`GameStore` methods. :class:`LocalStore` runs the engine
-in-process, drives the computer seats, offers undo/redo of actions that revealed nothing, and saves
-(``save``, ``autosave_to``); a networked store (``mqtui.net``) implements the same :class:`GameStore`
-protocol by sending actions to a server and receiving snapshots, so widgets never know the difference.
-The contract is written down in ``docs/store.md``.
+:class:`LocalStore` implements the :class:`~mqtui.store.protocol.GameStore` protocol on top of the
+hosting core (:mod:`mqtui.hosting`: the game applied with rollback, the undo rule, the computer
+players' decisions, save encoding). What is its own: the screen's viewer, the listeners, the pace of
+the computer players on the event loop, and the autosave (``save``, ``autosave_to``).
 """
 
 from __future__ import annotations
@@ -15,24 +13,18 @@ import contextlib
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Protocol
-
-import msgspec
 
 from mqtui import saves
-from mqtui.bots import Bot, Choice, make_bot
+from mqtui.bots import Bot, Choice
 from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.cards import CardTable
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import SETUP, STAGE_OVER, State
 from mqtui.engine.view import view_for
-
-HUMAN = "human"
-REMOTE = "remote"
-PEOPLE = (HUMAN, REMOTE)  # seats played by a person: their actions can be undone
+from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_bot
+from mqtui.store.protocol import HUMAN, PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
 
 # Bot reasons stay out of the log (they read like debug output there): the last few are kept in
 # ``LocalStore.reasons`` for a "why?" view, for the decisions whose why matters to the table.
@@ -41,196 +33,51 @@ EXPLAINED_KINDS = frozenset(
 )
 REASONS_KEPT = 30
 LOG_TAIL = 150  # log events kept in a save, for the UI's scrollback after loading
-UNDO_DEPTH = 64
-
-# Undo: action kinds a player may take back (if they also revealed nothing, see ``_reveals``) ...
-UNDOABLE = frozenset(
-    (
-        "equip",
-        "stow",
-        "belt",
-        "move",
-        "pickup",
-        "play",
-        "buylevel",
-        "deal",
-        "done",
-        "end",
-        "flee",
-        "challenge",
-        "invite",
-        "accept",
-        "decline",
-        "pass",
-    )
-)
-# ... and event kinds that mean something hidden came to light (dice, draws, new rooms and monsters).
-REVEALING = frozenset(
-    ("draw", "dice", "room", "colour", "search", "monster", "explore", "boss", "death", "power", "win")
-)
 
 
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    colour: str
-    kind: str = HUMAN  # "human", or a bot kind ("random", "normal", "hard"), or "remote"
-
-
-class LogLine(msgspec.Struct, frozen=True, array_like=True):
-    """One log entry as one seat may read it: the engine event's kind and that seat's own text
-    (:meth:`Event.for_seat`). The kind is the same for every seat; only the text can be private."""
-
-    kind: str
-    text: str
-
-
-def log_line(e: Event, seat: int) -> LogLine | None:
-    """The entry ``seat`` reads for ``e`` (a spectator, seat < 0, the public text); None: nothing."""
-    text = e.for_seat(seat)
-    return LogLine(e.kind, text) if text else None
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What one seat sees now. Widgets compare slices of it by identity to skip redraws."""
-
-    seat: int  # whose eyes: hands and log are this seat's
-    view: State  # redacted for ``seat``
-    legal: tuple[Action, ...]  # what ``seat`` may do now (empty if it is someone else's decision)
-    deciding: int  # the seat that must decide now (-1: game over)
-    log: tuple[LogLine, ...]  # every log entry this seat may read, oldest first
-    n: int  # state number (goes back after an undo)
-    over: bool = False
-    undo: bool = False  # ``seat`` may take back its last action now
-    redo: bool = False  # ``seat`` may redo what it just took back
-
-
-Listener = Callable[[Snapshot], None]
-
-
-@dataclass(frozen=True)
-class Reason:
-    """Why a computer player did what it did (shown on request, never in the log)."""
-
-    round: int
-    seat: int
-    action: Action
-    why: str
-
-
-class GameStore(Protocol):
-    """What the UI needs from a store, local or networked (see ``docs/store.md``)."""
-
-    @property
-    def cards(self) -> CardTable: ...
-
-    @property
-    def seats(self) -> tuple[Seat, ...]: ...
-
-    def snapshot(self) -> Snapshot: ...
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]: ...
-
-    async def send(self, action: Action) -> None:
-        """Apply an action for the viewing seat; raises IllegalAction (with the reason)."""
-        ...
-
-    def explain(self, action: Action) -> str: ...
-
-    def can_undo(self) -> bool:
-        """The viewing seat may take back its last action (also ``snapshot().undo``)."""
-        ...
-
-    def can_redo(self) -> bool: ...
-
-    async def undo(self) -> None:
-        """Take back the viewing seat's last action; raises IllegalAction if it cannot be."""
-        ...
-
-    async def redo(self) -> None:
-        """Do again the action just taken back; raises IllegalAction if there is none."""
-        ...
-
-
-@dataclass
-class _Undo:
-    before: State  # the whole state before the action (never shown: snapshots are views)
-    action: Action
-    n_log: int  # log length before the action
-
-
-def _fingerprint(s: State) -> tuple[object, ...]:
-    """Everything that changes when something hidden is drawn, rolled or placed."""
-    return (
-        s.rng,
-        len(s.forced),
-        len(s.dxm),
-        len(s.treasure),
-        len(s.monster_deck),
-        len(s.tiles),
-        len(s.bag),
-        s.next_monster,
-        len(s.rooms),
-        len(s.monsters),
-    )
-
-
-def _reveals(before: State, after: State, action: Action, events: list[Event]) -> bool:
-    """True unless the action provably revealed nothing to anyone: conservative on purpose."""
-    if action.kind not in UNDOABLE or after.stage == STAGE_OVER:
-        return True
-    if any(e.kind in REVEALING for e in events):
-        return True
-    if _fingerprint(before) != _fingerprint(after):
-        return True
-    # no card may reach another seat's hand (they would have seen it)
-    return any(
-        h.seat != action.seat and h.hand != h0.hand
-        for h, h0 in zip(after.heroes, before.heroes, strict=False)
-    )
-
-
-@dataclass
-class LocalStore:
+class LocalStore(Hosted):
     """Runs a game in this process: hot-seat humans plus bots."""
 
-    engine: Engine
-    state: State
-    seats: tuple[Seat, ...]
-    bot_delay: float = 0.4  # seconds between computer actions; 0 in tests
-    log: list[Event] = field(default_factory=list)
-    actions: list[Action] = field(default_factory=list)
-    origin: State | None = None  # the first state; None: ``engine.new_game`` from the seed
-    from_seed: bool = False  # the game began with ``engine.new_game(seats, state.seed)``
-    packs: tuple[str, ...] = ()  # content packs in play (names under seeds/packs), for the save header
-    content_note: str = ""  # a loaded game: its content, for players (saves.describe_content)
-    _listeners: list[Listener] = field(default_factory=list)
-    _bots: dict[int, Bot] = field(default_factory=dict)
-    _viewer: int = 0
-    _task: asyncio.Task[None] | None = None
-    _undo: list[_Undo] = field(default_factory=list)
-    _redo: list[Action] = field(default_factory=list)
-    _buffer: saves.ActionBuffer = field(default_factory=saves.ActionBuffer)
-    _start_bytes: bytes | None = None
-    _saver: saves.AutoSaver | None = None
-    _last_good: bytes | None = None  # the last autosave's bytes: a complete, consistent game
-    _busy: int = 0  # > 0 while an action or an undo is half-way
-    _lines: dict[int, list[LogLine]] = field(default_factory=dict)
-    _lines_at: dict[int, int] = field(default_factory=dict)
-    reasons: list[Reason] = field(default_factory=list)  # the computer players' last reasons, oldest first
-
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        state: State,
+        seats: tuple[Seat, ...],
+        bot_delay: float = 0.4,  # seconds between computer actions; 0 in tests
+        log: list[Event] | None = None,
+        actions: list[Action] | None = None,
+        origin: State | None = None,  # the first state; None: ``engine.new_game`` from the seed
+        from_seed: bool = False,  # the game began with ``engine.new_game(seats, state.seed)``
+        packs: tuple[str, ...] = (),  # content packs in play (names under seeds/packs), for the save header
+        content_note: str = "",  # a loaded game: its content, for players (saves.describe_content)
+    ) -> None:
+        self.host = Host(
+            engine, state, log if log is not None else [], actions if actions is not None else []
+        )
+        self.seats = seats
+        self.bot_delay = bot_delay
+        self.origin, self.from_seed = origin, from_seed  # how the game began
+        self.packs, self.content_note = packs, content_note  # what it is played with
+        self.reasons: list[Reason] = []  # the computer players' last reasons, oldest first
+        self.history = UndoHistory(person=lambda seat: self.seats[seat].kind in PEOPLE, mine=self._mine)
+        self._listeners: list[Listener] = []
+        self._bots: dict[int, Bot] = {}
+        self._viewer = 0
+        self._task: asyncio.Task[None] | None = None
+        self._encoder = SaveEncoder(engine.content, LOG_TAIL)
+        self._saver: saves.AutoSaver | None = None
+        self._last_good: bytes | None = None  # the last autosave's bytes: a complete, consistent game
+        self._busy = 0  # > 0 while an action or an undo is half-way
+        self._lines: dict[int, list[LogLine]] = {}
+        self._lines_at: dict[int, int] = {}
         for i, seat in enumerate(self.seats):
             if seat.kind not in PEOPLE:
-                self._bots[i] = make_bot(seat.kind, seed=self.state.seed * 31 + i)
+                self._bots[i] = seat_bot(seat.kind, self.state.seed, i)
         if self.origin is None and not self.from_seed:
             if self.actions:
                 self.from_seed = True  # a log without its first state: it can only have begun at the seed
             else:
                 self.origin = copy_state(self.state)
-        if self.origin is not None:
-            self._start_bytes = saves.encode_state(self.origin)
         self._viewer = self._human_viewer()
 
     @property
@@ -256,16 +103,15 @@ class LocalStore:
     def _log_lines(self, seat: int) -> tuple[LogLine, ...]:
         at = self._lines_at.get(seat, 0)
         if at > len(self.log):  # the log was replaced behind our back
-            self._lines.clear()
-            self._lines_at.clear()
+            self._lines_cut()
             at = 0
         lines = self._lines.setdefault(seat, [])
         lines.extend(line for e in self.log[at:] if (line := log_line(e, seat)))
         self._lines_at[seat] = len(self.log)
         return tuple(lines)
 
-    def _log_cut(self, n: int) -> None:
-        del self.log[n:]
+    def _lines_cut(self) -> None:
+        """Forget the log lines made so far (the log was cut back)."""
         self._lines.clear()
         self._lines_at.clear()
 
@@ -305,32 +151,14 @@ class LocalStore:
         self._kick_bots()
 
     def apply(self, action: Action, *, _redoing: bool = False) -> list[Event]:
-        before = copy_state(self.state)
-        n_log = len(self.log)
         self._busy += 1  # the game is half-changed until the log has the action too
         try:
-            try:
-                events = self.engine.apply(self.state, action)
-            except IllegalAction:
-                raise
-            except Exception:
-                self.state = before  # an engine failure half-way must not leave a half-changed game
-                raise
-            self.actions.append(action)
-            self.log.extend(events)
+            step = self.host.apply(action)
         finally:
             self._busy -= 1
-        if not _redoing:
-            self._redo.clear()
-        if self._undo and self._undo[-1].action.seat != action.seat:
-            self._undo.clear()  # someone else acted: nothing before this can be taken back
-        if self.seats[action.seat].kind in PEOPLE and not _reveals(before, self.state, action, events):
-            self._undo.append(_Undo(before, action, n_log))
-            del self._undo[:-UNDO_DEPTH]
-        else:
-            self._undo.clear()
+        self.history.record(step, self.state, redoing=_redoing)
         self._changed()
-        return events
+        return step.events
 
     def _changed(self) -> None:
         self._viewer = self._human_viewer()
@@ -359,8 +187,7 @@ class LocalStore:
         return True
 
     def _decide(self, who: int) -> Choice:
-        legal = self.engine.legal(self.state, who)
-        return self._bots[who].choose(self.engine, view_for(self.state, who), who, list(legal))
+        return self.host.decide(self._bots[who], who)
 
     def _play_bot(self, who: int, choice: Choice) -> None:
         if choice.why and choice.action.kind in EXPLAINED_KINDS:
@@ -398,7 +225,7 @@ class LocalStore:
         """Call once the event loop runs: lets the bots act if they are first."""
         self._kick_bots()
 
-    # -- undo and redo ------------------------------------------------------------------------------
+    # -- undo and redo (the rule: mqtui.hosting.undo) ----------------------------------------------
 
     def _mine(self, seat: int, who: int | None) -> bool:
         """Whether an action of ``seat`` belongs to ``who``; None: to anyone at this terminal (hot-seat
@@ -408,53 +235,41 @@ class LocalStore:
     def can_undo(self, seat: int | None = None) -> bool:
         """The last action can be taken back: it revealed nothing, no other seat has acted since, and
         it was ``seat``'s (default: any human at this terminal's)."""
-        return (
-            bool(self._undo)
-            and self._mine(self._undo[-1].action.seat, seat)
-            and self.state.stage != STAGE_OVER
-        )
+        return self.history.can_undo(seat, self.state)
 
     def can_redo(self, seat: int | None = None) -> bool:
         """The action last taken back can be done again (by ``seat``; default: any human here)."""
-        return bool(self._redo) and self._mine(self._redo[-1].seat, seat)
+        return self.history.can_redo(seat)
 
     def undo_now(self, seat: int | None = None) -> Action:
         """Take back the last action of ``seat`` (default: of any human here); returns it."""
         if not self.can_undo(seat):
-            raise IllegalAction("there is nothing to take back: " + self._why_no_undo())
-        entry = self._undo.pop()
+            raise IllegalAction("there is nothing to take back: " + self.history.why_not(self.state))
+        step = self.history.take_back()
         self._busy += 1
         try:
-            self.state = entry.before
-            self.actions.pop()
-            what = next((e.text for e in self.log[entry.n_log :] if e.text), f"'{entry.action}'")
-            self._log_cut(entry.n_log)
+            what = next((e.text for e in self.log[step.n_log :] if e.text), f"'{step.action}'")
+            self.host.restore(step)
+            self._lines_cut()
         finally:
             self._busy -= 1
-        self._redo.append(entry.action)
-        self.log.append(Event("undo", f"{self.seats[entry.action.seat].name} takes back: {what}"))
+        self.log.append(Event("undo", f"{self.seats[step.action.seat].name} takes back: {what}"))
         self._changed()
-        return entry.action
-
-    def _why_no_undo(self) -> str:
-        if self.state.stage == STAGE_OVER:
-            return "the game is over"
-        if not self._undo:
-            return "the last action revealed something, or someone else has acted since"
-        return "the last undoable action is another player's"
+        return step.action
 
     def redo_now(self, seat: int | None = None) -> Action:
         """Do again the action last taken back by ``seat`` (default: by any human here); returns it."""
         if not self.can_redo(seat):
             raise IllegalAction("there is nothing to redo")
-        action = self._redo.pop()
+        action = self.history.redo_next()
         # the undo line goes: the log reads as if the action had never been taken back
         if self.log and self.log[-1].kind == "undo":
-            self._log_cut(len(self.log) - 1)
+            del self.log[-1]
+            self._lines_cut()
         try:
             self.apply(action, _redoing=True)
         except IllegalAction:
-            self._redo.clear()
+            self.history.drop_redo()
             raise
         return action
 
@@ -467,23 +282,9 @@ class LocalStore:
 
     # -- saving -------------------------------------------------------------------------------------
 
-    def _seat_recs(self) -> list[saves.SeatRec]:
-        return [saves.SeatRec(name=s.name, colour=s.colour, kind=s.kind) for s in self.seats]
-
     def to_bytes(self) -> bytes:
         """The game as a save file's bytes (fast: the log is encoded once per action)."""
-        seats = self._seat_recs()
-        header = saves.make_header(self.state, seats, len(self.actions), list(self.packs))
-        return saves.encode_parts(
-            header,
-            self.state.seed,
-            seats,
-            self._buffer.sync(self.actions),
-            self.state,
-            self.log[-LOG_TAIL:],
-            self._start_bytes,
-            saves.defs.pack(self.engine.content)[1],
-        )
+        return self._encoder.encode(self.state, self.seats, self.actions, self.log, self.packs, self.origin)
 
     def save(self, path: Path | str, backups: int = saves.BACKUPS) -> None:
         """Save now, atomically (the previous versions become ``path.1``, ``path.2``)."""
