@@ -112,7 +112,7 @@ async def test_the_game_over_screen_shows_the_tally() -> None:
         advice = Advice(Action(0, "pass"), "pass")
         for taken in ("pass", "pass", "pass", "end"):
             tally_for(store).record(advice, Action(0, taken))
-        app.game_over(app.screen, store.snapshot())
+        app.game_over(None, store.snapshot())
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         text = str(app.screen.query_one("#advice-tally", Static).render())

@@ -14,7 +14,7 @@ from typing import Protocol
 
 import msgspec
 
-from mqtui.engine.actions import Action, Event
+from mqtui.engine.actions import Action, Event, EventKind
 from mqtui.engine.cards import CardTable
 from mqtui.engine.state import State
 
@@ -34,7 +34,7 @@ class LogLine(msgspec.Struct, frozen=True, array_like=True):
     """One log entry as one seat may read it: the engine event's kind and that seat's own text
     (:meth:`Event.for_seat`). The kind is the same for every seat; only the text can be private."""
 
-    kind: str
+    kind: EventKind
     text: str
 
 

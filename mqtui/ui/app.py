@@ -16,6 +16,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from mqtui.ui.appref import GameApp
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from mqtui.ui.settings import Settings, load_settings, save_settings
@@ -23,7 +24,6 @@ from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
 
 if TYPE_CHECKING:  # the game's modules load when a game starts, not with the title screen
     from mqtui.store import GameStore, Snapshot
-    from mqtui.ui.screens.game import GameScreen
     from mqtui.ui.session import SeatSpec
 
 
@@ -242,7 +242,7 @@ class MQApp(App[None]):
         if saved is not None:
             self.notify("Game saved: Continue picks it up.", title="Saved")
 
-    def game_over(self, screen: GameScreen, snap: Snapshot) -> None:
+    def game_over(self, final_fight: Any, snap: Snapshot) -> None:
         from mqtui.ui.screens.game_over import GameOverScreen
 
         store = self.game_store
@@ -256,10 +256,10 @@ class MQApp(App[None]):
             elif not self.local:
                 return
             elif what == "new":
-                self.leave_game(screen)
+                self.leave_game(None)
                 self.title_new()
             else:
-                self.leave_game(screen)
+                self.leave_game(None)
 
         from mqtui.packs import game_packs
         from mqtui.ui.advisor import tally_for
@@ -268,7 +268,7 @@ class MQApp(App[None]):
             store.cards,
             store.seats,
             snap,
-            fight=screen.final_fight,
+            fight=final_fight,
             kept=self.finished_file,
             packs=game_packs(store),
             can_replay=self.local,
@@ -415,3 +415,7 @@ class MQApp(App[None]):
 
 
 __all__ = ["MQApp"]
+
+
+def _is_a_game_app(app: MQApp) -> GameApp:
+    return app  # mypy checks here that MQApp gives the screens all that GameApp promises

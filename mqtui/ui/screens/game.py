@@ -353,7 +353,7 @@ class GameScreen(Screen[None]):
             self.refresh_bindings()
 
     def _game_over(self, snap: Snapshot) -> None:
-        mq_app(self).game_over(self, snap)
+        mq_app(self).game_over(self.final_fight, snap)
 
     def _autosave(self) -> None:
         mq_app(self).autosave_each_turn(self.store)
