@@ -1,6 +1,6 @@
 """CPU the full app spends redrawing per game action on a busy table (prints figures, asserts nothing).
 
-    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--profile]
+    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--pace 0.05] [--profile]
 
 A 4-seat game runs in this process (a LocalStore, every seat played from here by random legal
 actions); one full app (``MQApp`` at 80x24, headless) watches it through seat 0's eyes, as a network
@@ -9,6 +9,15 @@ each action: process CPU time from the action to the app being idle again with i
 The baseline, measured in the same run on the same actions, is the engine's own share: the action,
 plus the snapshot the app is handed, without any app. Figures are split into actions where seat 0
 decides next (its app shows its choices: "acting") and the rest ("watching").
+
+Two more figures, measured in the same run:
+
+- the floor: the same two ``pilot.pause()`` with no action in between (the test pilot pokes every
+  widget of the screen to know that all is done, which is CPU no session spends);
+- "paced": the same actions shown to a second app without the pilot, as a session app gets them:
+  one action every ``--pace`` seconds, the app drawing its frames on its own clock. The process CPU
+  over all of them, divided by the actions (CPU left over from one action counts in the next; an
+  idle app uses none: that is measured too, over as long a wait).
 
 ``--profile`` prints a cProfile of the app's part (top functions by cumulative time).
 """
@@ -116,7 +125,8 @@ def engine_only(engine: Engine, seed: int, actions: list[Action]) -> list[float]
 
 async def with_app(
     engine: Engine, seed: int, actions: list[Action], prof: cProfile.Profile | None
-) -> list[tuple[bool, float]]:
+) -> tuple[list[tuple[bool, float]], float]:
+    """CPU per action (and whether seat 0 decides next), and the floor: two pauses, no action."""
     from mqtui.ui.app import MQApp
 
     local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
@@ -126,6 +136,11 @@ async def with_app(
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(5):
             await pilot.pause()
+        t0 = time.process_time()
+        for _ in range(len(actions)):
+            await pilot.pause()
+            await pilot.pause()
+        floor = (time.process_time() - t0) / max(1, len(actions))
         for action in actions:
             t0 = time.process_time()
             if prof:
@@ -137,7 +152,32 @@ async def with_app(
             if prof:
                 prof.disable()
             out.append((store.snapshot().deciding == 0, time.process_time() - t0))
-    return out
+    return out, floor
+
+
+async def paced(engine: Engine, seed: int, actions: list[Action], pace: float) -> tuple[float, float]:
+    """CPU per action with one action every ``pace`` seconds and no pilot; and an idle app's CPU
+    over the same time, per action's worth of waiting."""
+    from mqtui.ui.app import MQApp
+
+    local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
+    store = SeatStore(local)
+    app = MQApp(store=store, save_settings_file=False)  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        await asyncio.sleep(0.5)
+        t0 = time.process_time()
+        await asyncio.sleep(pace * len(actions))
+        idle = (time.process_time() - t0) / max(1, len(actions))
+        t0 = time.process_time()
+        for action in actions:
+            local.apply(action)
+            store.publish()
+            await asyncio.sleep(pace)
+        await asyncio.sleep(0.5)  # the last frames
+        busy = (time.process_time() - t0) / max(1, len(actions))
+    return busy, idle
 
 
 def ms(xs: list[float]) -> str:
@@ -150,6 +190,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--actions", type=int, default=120)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--pace", type=float, default=0.05, help="seconds between actions, paced run (0: none)")
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
     os.environ.setdefault("MQTUI_DATA", tempfile.mkdtemp(prefix="mqbench"))
@@ -157,7 +198,8 @@ def main() -> None:
     actions = plan(engine, args.seed, args.actions)
     base = engine_only(engine, args.seed, actions)
     prof = cProfile.Profile() if args.profile else None
-    runs = asyncio.run(with_app(engine, args.seed, actions, prof))
+    runs, floor = asyncio.run(with_app(engine, args.seed, actions, prof))
+    busy, idle = asyncio.run(paced(engine, args.seed, actions, args.pace)) if args.pace > 0 else (0.0, 0.0)
     acting = [t for a, t in runs if a]
     watching = [t for a, t in runs if not a]
     print(f"actions: {len(actions)} (seed {args.seed}), app at 80x24, CPU ms per action:")
@@ -168,6 +210,12 @@ def main() -> None:
     print(
         f"  app's own share (all - baseline):  {1000 * (statistics.mean(t for _, t in runs) - statistics.mean(base)):6.1f}"
     )
+    print(f"  the pilot's floor (2 pauses, no action): {1000 * floor:6.1f}")
+    if args.pace > 0:
+        print(
+            f"  paced, no pilot (an action every {args.pace:g} s): {1000 * busy:6.1f} per action "
+            f"(idle app over the same wait: {1000 * idle:.1f})"
+        )
     if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
 

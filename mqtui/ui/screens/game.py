@@ -39,6 +39,7 @@ from mqtui.ui.messages import (
     RoomSelected,
     SnapshotArrived,
 )
+from mqtui.ui.partial import PartialCompositor
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.handoff import HandoffScreen
@@ -123,6 +124,7 @@ class GameScreen(Screen[None]):
 
     def __init__(self, store: GameStore, *, handoff: bool = True, countdown: int = 3) -> None:
         super().__init__()
+        self._compositor = PartialCompositor()  # a frame draws only the panes that changed
         self.store = store
         self.cards = store.cards
         self.seats = store.seats
@@ -308,7 +310,8 @@ class GameScreen(Screen[None]):
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
-        self.set_class(fighting, "-fighting")
+        for pane in self.query("#room-info, #combat-side"):
+            pane.set_class(fighting, "-fighting")
         if fighting != self._fighting:
             self._fighting = fighting
             if not self.has_class("-wide"):
@@ -420,7 +423,9 @@ class GameScreen(Screen[None]):
 
     @on(CardHighlighted)
     def _on_card_highlighted(self, message: CardHighlighted) -> None:
-        self.query_one("#card-text", Static).update(message.text)
+        text = self.query_one("#card-text", Static)
+        if text.content != message.text:  # (the same card, highlighted again, is on show already)
+            text.update(message.text)
 
     # -- bindings -------------------------------------------------------------------------------------
 

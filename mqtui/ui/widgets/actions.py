@@ -14,11 +14,12 @@ from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
+from mqtui.ui.widgets.steady import SteadyScroll
 
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 
 
-class ActionList(OptionList):
+class ActionList(SteadyScroll, OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
 
     BINDINGS = [

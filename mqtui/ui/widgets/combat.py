@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import re
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -18,6 +20,7 @@ from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import last_result, room_name, seat_name, window_order
+from mqtui.ui.widgets.steady import SteadySize
 
 
 def fit_terms(terms: list[tuple[str, int]], rows: int | None) -> list[tuple[str, int]]:
@@ -44,15 +47,11 @@ def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None,
     return table
 
 
-def combat_table(
-    cards: CardTable,
-    view: State,
-    seats: tuple[Seat, ...],
-    c: Combat,
-    good: Style | str = "green",
-    bad: Style | str = "red",
-    rows: int | None = None,
-) -> Table:
+Side = tuple[list[tuple[str, int]], str, "int | None"]
+"""One side of a fight as shown: its terms, its die and its total (``None``: not rolled)."""
+
+
+def combat_sides(cards: CardTable, view: State, c: Combat, rows: int | None = None) -> tuple[Side, Side]:
     """Both sides; with ``rows``, each side lists at most that many terms (the rest summed on one line)."""
     h_terms, m_terms = hero_terms(cards, view, c), monster_terms(cards, view, c)
     rolled = c.hero_die > 0
@@ -68,11 +67,16 @@ def combat_table(
         mods = sum(m.amount for m in c.die_mods if m.side == side)
         return f"{base}{f' {mods:+d}' if mods else ''}"
 
-    h_terms, m_terms = fit_terms(h_terms, rows), fit_terms(m_terms, rows)
-    heroes = _side("Heroes", h_terms, die_text(0, h_die), h_sum + h_die if h_die is not None else None, good)
-    monsters = _side(
-        "Monsters", m_terms, die_text(1, m_die), m_sum + m_die if m_die is not None else None, bad
+    return (
+        (fit_terms(h_terms, rows), die_text(0, h_die), h_sum + h_die if h_die is not None else None),
+        (fit_terms(m_terms, rows), die_text(1, m_die), m_sum + m_die if m_die is not None else None),
     )
+
+
+def combat_table(sides: tuple[Side, Side], good: Style | str = "green", bad: Style | str = "red") -> Table:
+    """Both sides next to each other."""
+    heroes = _side("Heroes", *sides[0], good)
+    monsters = _side("Monsters", *sides[1], bad)
     outer = Table.grid(padding=(0, 2), expand=True)
     outer.add_column(ratio=1)
     outer.add_column(ratio=1)
@@ -99,7 +103,26 @@ def strengths(cards: CardTable, view: State, c: Combat) -> tuple[int, int]:
     return sum(v for _, v in hero_terms(cards, view, c)), sum(v for _, v in monster_terms(cards, view, c))
 
 
-class CombatPane(Static):
+class Drawn:
+    """A renderable drawn once for the room it is given: a table of the fight's two sides is redrawn
+    only when the sides change, not for each new line under it (measuring a table is not cheap)."""
+
+    def __init__(self, key: object, renderable: RenderableType) -> None:
+        self.key = key
+        self.renderable = renderable
+        self._drawn: tuple[object, list[Segment]] | None = None
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = (options.size, options.min_width, options.justify, options.overflow, options.no_wrap)
+        if self._drawn is None or self._drawn[0] != room:
+            self._drawn = (room, list(console.render(self.renderable, options)))
+        yield from self._drawn[1]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.renderable)
+
+
+class CombatPane(SteadySize, Static):
     """Shows the current fight, or the last fight's result when there is none."""
 
     DEFAULT_CSS = """
@@ -114,6 +137,10 @@ class CombatPane(Static):
         self.seats = seats
         self._key: object = None
         self._shown: RenderableType = ""
+        self._what: object = None  # what the shown content is made of (to compare)
+        self._titled = ""
+        self._table: Drawn | None = None
+        self._wrapped: dict[tuple[str, int], int] = {}  # lines of a text at a width
         self._log: tuple[LogLine, ...] = ()
         self._result = ""
         self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
@@ -128,9 +155,15 @@ class CombatPane(Static):
         height = self.content_size.height
         return width, (height if height > 0 else None)
 
-    def _lines(self, renderable: RenderableType, width: int) -> int:
-        console = self.app.console
-        return len(console.render_lines(renderable, console.options.update_width(max(width, 1)), pad=False))
+    def _lines(self, text: Text, width: int) -> int:
+        """How many lines ``text`` takes at ``width`` (as drawn: wrapped at the same places)."""
+        key = (text.plain, width)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            if len(self._wrapped) > 256:
+                self._wrapped.clear()
+            lines = self._wrapped[key] = len(text.wrap(self.app.console, max(width, 1)))
+        return lines
 
     def on_resize(self) -> None:
         size = (self.content_size.width, self.content_size.height)
@@ -177,7 +210,7 @@ class CombatPane(Static):
         self._fitted = (self.content_size.width, self.content_size.height)
         width, lines = self._room()
         if c is None:
-            self.border_title = "Combat"
+            self._title("Combat")
 
             def summary(line: str) -> Text:
                 return Text.assemble(
@@ -189,12 +222,12 @@ class CombatPane(Static):
                 shown = summary(_TERMS.sub(r"(… = \1)", result))
                 if self._lines(shown, width) > lines:
                     shown.truncate(max(lines, 2) * max(width, 1) - 1, overflow="ellipsis")
-            self.update(shown)
+            self._show(shown, shown)
             return
         active = view.heroes[c.active]
         helper = f" + {view.heroes[c.helper].name}" if c.helper >= 0 else ""
         boss = " — BOSS FIGHT" if c.boss else ""
-        self.border_title = f"Combat in {room_name(self.cards, view, c.x, c.y)}{boss}"
+        self._title(f"Combat in {room_name(self.cards, view, c.x, c.y)}{boss}")
         h, m = strengths(self.cards, view, c)
         when = "before dice"
         if c.hero_die > 0:  # rolled: the sums with the dice (the fight's result, when it is decided)
@@ -222,8 +255,23 @@ class CombatPane(Static):
             rows = min(wanted, max(free - sum(self._lines(n, width) for n in notes), free - len(notes)))
             rows = max(rows, 2)  # the terms come first (notes keep a line each), then a level and a sum
             notes = self._clip(notes, width, free - rows)
-        table = combat_table(self.cards, view, self.seats, c, good, bad, rows)
-        self.update(Group(header, table, *notes))
+        sides = combat_sides(self.cards, view, c, rows)
+        if self._table is None or self._table.key != (sides, good, bad):  # (new notes keep the table)
+            self._table = Drawn((sides, good, bad), combat_table(sides, good, bad))
+        self._show(Group(header, self._table, *notes), (header, sides, notes, good, bad))
+
+    def _title(self, title: str) -> None:
+        if title != self._titled:  # (setting a title draws the whole pane again)
+            self._titled = self.border_title = title
+
+    def _show(self, content: RenderableType, what: object) -> None:
+        """Show ``content`` unless what it is made of (``what``) is on show already; the screen is laid
+        out again only if the pane's height follows its text."""
+        what = (what, self.content_size.width, self.content_size.height)
+        if what == self._what:
+            return
+        self._what = what
+        self.update(content, layout=self.styles.auto_dimensions and self.display)
 
     def _clip(self, texts: list[Text], width: int, lines: int) -> list[Text]:
         """The texts, cut to ``lines`` lines in all (a cut line ends in "…")."""

@@ -16,6 +16,7 @@ from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import card_kind, card_name, card_of, card_text, charity_terms, deck_word
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, CharityRequested, Explain
+from mqtui.ui.widgets.steady import SteadyScroll
 
 # key action -> (action kinds it means, words for the explanation)
 KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
@@ -28,7 +29,7 @@ KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
 }
 
 
-class CardList(OptionList):
+class CardList(SteadyScroll, OptionList):
     """The hand pane. Enter plays the highlighted card (or asks how, when it has several uses)."""
 
     BINDINGS = [

@@ -10,11 +10,12 @@ from textual.widgets import RichLog
 
 from mqtui.store import LogLine, Snapshot
 from mqtui.ui.describe import LOG_STYLES, log_style
+from mqtui.ui.widgets.steady import SteadyScroll
 
 KIND_CLASSES = frozenset(style for _, style in LOG_STYLES.values() if style)  # each has a rule below
 
 
-class GameLog(RichLog):
+class GameLog(SteadyScroll, RichLog):
     """The log pane; scroll with the arrow keys and Page Up/Down when it has focus."""
 
     COMPONENT_CLASSES = {f"log--{k}" for k in KIND_CLASSES}
@@ -58,6 +59,7 @@ class GameLog(RichLog):
             self._seat = snap.seat
             self._shown = log
             self._rewrite(log)
+            self._to_end()
             return
         if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
             new = log[len(old) :]
@@ -73,9 +75,11 @@ class GameLog(RichLog):
         self._shown = log
         for line in new:
             self._write(line)
+        if new:
+            self._to_end()
 
     def _write(self, line: LogLine) -> None:
-        self.write(self.line_text(line))
+        self.write(self.line_text(line), scroll_end=False)
         if self._ends is not None:  # unknown once RichLog drops old lines (max_lines)
             trimmed = int(getattr(self, "_start_line", 1))
             self._ends = None if trimmed else [*self._ends, len(self.lines)]
@@ -98,9 +102,15 @@ class GameLog(RichLog):
         self._ends = ends[:keep]
         cache.clear()
         self.virtual_size = Size(self.virtual_size.width, len(self.lines))
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        self._to_end()
         self.refresh()
         return True
+
+    def _to_end(self) -> None:
+        """Show the newest lines now, in this frame (the pane's size is set by the screen, so the
+        end is known without waiting for a layout)."""
+        if self.auto_scroll:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def on_resize(self, event: Resize) -> None:
         """Wrap the whole log again for the new width (RichLog keeps lines as first wrapped)."""
@@ -109,6 +119,7 @@ class GameLog(RichLog):
         if self._unwritten or (self._wrapped_at and width != self._wrapped_at and self._shown):
             self._unwritten = False
             self._rewrite(self._shown)
+            self._to_end()
         self._wrapped_at = width
 
     def line_text(self, line: LogLine) -> Text:

@@ -22,10 +22,11 @@ class StatusBar(Static):
         super().__init__(id=id)
         self.seats = seats
         self._key: object = None
+        self._text: Text | None = None  # the prompt on show (None: the countdown, or nothing yet)
 
     def countdown(self, left: int) -> None:
         """Say that the fight window passes by itself in ``left`` seconds (0: back to the prompt)."""
-        self._key = None
+        self._key = self._text = None
         if left <= 0:
             self.watch_snapshot(self.snapshot)
             return
@@ -49,7 +50,7 @@ class StatusBar(Static):
         self.set_class(yours, "-yours")
         you = view.heroes[snap.seat].name if snap.seat >= 0 else "spectator"
         mark = "▶ " if yours else "  "
-        self.update(
-            Text.assemble(mark, (f"Round {view.round}", "bold"), f" · {you} · ", prompt(snap, self.seats)),
-            layout=False,  # one line, always
-        )
+        text = Text.assemble(mark, (f"Round {view.round}", "bold"), f" · {you} · ", prompt(snap, self.seats))
+        if text != self._text:  # (most actions of others leave the line as it was)
+            self._text = text
+            self.update(text, layout=False)  # one line, always

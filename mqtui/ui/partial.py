@@ -1,0 +1,51 @@
+"""Frames that draw only the panes whose lines changed.
+
+Textual draws a frame's changes by cropping the screen to one box around *all* the changed regions,
+then asking every pane inside that box for all of its lines. A new log line (bottom left) and a new
+status line (top) make that box the whole screen: the map, the hero sheet, the hand... each hand over
+every line again (from their caches, but each line is still cut, filtered and copied). This compositor
+asks a pane only for the lines of it that lie in a changed region, and skips the panes that lie in
+none, or whose lines there lie wholly behind one pane in front (a container behind its child). What
+reaches the terminal is the same: Textual writes only the changed regions, and every cell in them
+still comes from the pane in front (the compositor keeps, for each cell, the first pane's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
+from textual.strip import Strip
+
+
+class PartialCompositor(Compositor):
+    _changed: list[Region] | None = None  # a partial update's changed regions, while it is drawn
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        self._changed = list(self._dirty_regions)
+        try:
+            return super().render_partial_update()
+        finally:
+            self._changed = None
+
+    def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        changed = self._changed
+        if not changed or crop is None:  # a whole screen: as Textual draws it
+            yield from super()._get_renders(crop)
+            return
+        drawn: list[Region] = []  # what the panes in front draw (they come first)
+        for widget, (region, clip) in self.visible_widgets.items():
+            shown = region.intersection(clip)
+            rows = [hit for area in changed if (hit := shown.intersection(area))]
+            if not rows:
+                continue
+            top = min(hit.y for hit in rows)
+            bottom = max(hit.bottom for hit in rows)
+            # whole rows of the pane's visible part: its left and right edges are cuts of the screen
+            box = Region(shown.x, top, shown.width, bottom - top)
+            if any(front.contains_region(box) for front in drawn):
+                continue
+            drawn.append(box)
+            lines = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
+            yield region, box, lines

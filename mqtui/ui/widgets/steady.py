@@ -1,0 +1,58 @@
+"""Panes whose changes do not lay the whole screen out again (or twice).
+
+Textual lays out the whole screen whenever a widget's scrollable (virtual) size changes. Two cases
+cost a layout for nothing:
+
+- a pane whose size the layout itself just changed (a footer key with new words, a pane that grew):
+  its virtual size follows, and Textual asks for a second layout of the whole screen, which places
+  everything where the first one did (``SteadySize``);
+- a scrolling pane of a set size (not ``auto``) that got new lines (a log line written, an option
+  list refilled): only its scroll bar needs drawing again, unless the bar appears or goes, which
+  changes the room for the text (Textual's scroll-bar switch asks for that layout itself)
+  (``SteadyScroll``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.geometry import Size
+from textual.reactive import Reactive
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    _Base = Widget
+else:
+    _Base = object
+
+
+class SteadySize(_Base):
+    """Mix in before a widget class (``class Pane(SteadySize, Static)``); for widgets that do not
+    scroll (the layout that resized one has drawn it already)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
+class SteadyScroll(_Base):
+    """Mix in before a scrolling widget class (``class Log(SteadyScroll, RichLog)``)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    _sized: object = None
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual's scrolling views take every layout for a new size (they compare their parent's size
+        # with their own) and draw their scroll bars again in the next frame; same sizes, same bars.
+        sized = (size, virtual_size, container_size, self.styles.gutter)
+        if sized == self._sized:
+            return False
+        self._sized = sized
+        return super()._size_updated(size, virtual_size, container_size, layout)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.styles.auto_dimensions:  # the pane's own height follows its lines
+            self.refresh(layout=True)
+        elif self.is_mounted:
+            self._scroll_update(size)  # the scroll bar (a layout only if it appears or goes)

@@ -1,0 +1,93 @@
+"""What reaches the terminal, frame by frame, adds up to what the screen shows.
+
+The game screen draws only the panes (and their rows) that changed in a frame (mqtui/ui/partial.py).
+A virtual 80x24 terminal here applies every frame's update as a real terminal would; after each frame
+it must hold, cell for cell (character and style), a full drawing of the screen.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
+from rich.segment import ControlType
+from rich.style import Style
+from textual.screen import Screen
+from ui_helpers import local_app, settle, store_for
+
+from mqtui.ui.screens.game import GameScreen
+
+W, H = 80, 24
+Cell = tuple[str, Style | None]
+
+
+class Terminal:
+    """The cells of a terminal that was sent the app's updates."""
+
+    def __init__(self) -> None:
+        self.cells: list[list[Cell]] = [[(" ", None)] * W for _ in range(H)]
+        self.console = Console(width=W, height=H, color_system="truecolor", file=io.StringIO())
+
+    def apply(self, update: RenderableType) -> None:
+        x = y = 0
+        for segment in self.console.render(update, self.console.options):
+            if segment.control:
+                for control in segment.control:
+                    if control[0] == ControlType.CURSOR_MOVE_TO:
+                        x, y = int(control[1]), int(control[2])  # type: ignore[misc]
+                continue
+            for char in segment.text:
+                if char == "\n":
+                    x, y = 0, y + 1
+                    continue
+                if 0 <= y < H and 0 <= x < W:
+                    self.cells[y][x] = (char, segment.style)
+                x += cell_len(char)
+
+
+def drawn_whole(screen: Screen[object]) -> list[list[Cell]]:
+    cells: list[list[Cell]] = [[(" ", None)] * W for _ in range(H)]
+    for y, strip in enumerate(screen._compositor.render_strips()):
+        x = 0
+        for segment in strip:
+            for char in segment.text:
+                if x < W:
+                    cells[y][x] = (char, segment.style)
+                x += cell_len(char)
+    return cells
+
+
+async def test_each_frame_leaves_the_terminal_as_the_screen_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    terminal = Terminal()
+    frames = 0
+    textual_refresh = Screen._compositor_refresh
+
+    def to_terminal(screen: Screen[object]) -> None:
+        nonlocal frames
+        if screen is not screen.app.screen:
+            textual_refresh(screen)
+            return
+        update = screen._compositor.render_update(screen_stack=screen.app._background_screens)
+        if update is not None:
+            terminal.apply(update)
+            frames += 1
+        screen._dirty_widgets.clear()
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", to_terminal)
+    store = store_for((("Ann", "human"), ("Bob", "human"), ("Cy", "human")), seed=11, setup_done=False)
+    app = local_app(store, handoff=False)  # (each decision shown through its player's eyes)
+    rng = random.Random(11)
+    async with app.run_test(size=(W, H)) as pilot:
+        await settle(pilot, app)
+        for _ in range(40):
+            who = store.engine.deciding(store.state)
+            store.apply(rng.choice(list(store.engine.legal(store.state, who))))
+            await settle(pilot, app)  # (ends with a frame)
+            assert isinstance(app.screen, GameScreen)
+            whole = drawn_whole(app.screen)
+            wrong = [(x, y) for y in range(H) for x in range(W) if whole[y][x] != terminal.cells[y][x]]
+            assert not wrong, f"{len(wrong)} cells differ, the first at {wrong[0]}"
+    assert frames > 40
