@@ -49,3 +49,14 @@ class PartialCompositor(Compositor):
             drawn.append(box)
             lines = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
             yield region, box, lines
+
+
+def partial_frames_fit() -> bool:
+    """Whether this Textual's compositor has the parts the override above builds on (they are private:
+    a Textual release that moves them gets Textual's own, whole-box frames instead of a broken screen)."""
+    return all(
+        hasattr(Compositor, name) for name in ("render_partial_update", "_get_renders", "visible_widgets")
+    ) and hasattr(Compositor(), "_dirty_regions")
+
+
+PARTIAL_FRAMES = partial_frames_fit()
