@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import accumulate
+
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Size
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 from mqtui.store import LogLine, Snapshot
@@ -85,6 +90,58 @@ class GameLog(SteadyScroll, RichLog):
             self._ends = None if trimmed else [*self._ends, len(self.lines)]
 
     def _rewrite(self, log: tuple[LogLine, ...]) -> None:
+        """Wrap the whole log again in one pass: the lines ``write`` would give entry by entry (the
+        same wrap width, ``max_lines`` kept), without its per-entry measure, render and resize."""
+        console = self.app.console
+        options = console.options
+        # ``write`` wraps an entry at max(min(its width, the pane's, the console's), min_width); an entry
+        # that fits is never broken, so this one width gives every entry the same rows
+        width = max(min(self.scrollable_content_region.width, options.max_width), self.min_width)
+        if not self._size_known or width < 1:
+            self._rewrite_each(log)
+            return
+        limit = self.max_lines
+        chunks: list[list[Text]] = []  # each entry's wrapped rows, newest entry first
+        rows_seen = 0
+        for line in reversed(log):  # older entries past ``max_lines`` are never shown: not wrapped
+            if limit is not None and rows_seen >= limit:
+                break
+            text = self.line_text(line)
+            text.expand_tabs()
+            plain = text.plain
+            if "\n" not in plain and cell_len(plain) <= width and not (text.justify or options.justify):
+                chunks.append([text])  # what ``wrap`` gives a line that fits, without its cost
+                rows_seen += 1
+                continue
+            rows = text.wrap(
+                console,
+                width,
+                justify=text.justify or options.justify or "default",
+                overflow=text.overflow or options.overflow or "fold",
+                tab_size=console.tab_size if text.tab_size is None else text.tab_size,
+                no_wrap=text.no_wrap if text.no_wrap is not None else bool(options.no_wrap),
+            )
+            chunks.append(list(rows))
+            rows_seen += len(rows)
+        chunks.reverse()
+        wrapped = [row for rows in chunks for row in rows]
+        segments = Text("\n").join(wrapped).render(console, end="\n")
+        lines = Strip.from_lines(list(Segment.split_lines(segments))) if wrapped else []
+        dropped = len(log) - len(chunks)
+        if limit is not None and len(lines) > limit:
+            dropped += len(lines) - limit
+            lines = lines[-limit:]
+        self._ends = None if dropped else list(accumulate(len(rows) for rows in chunks))
+        self.lines = lines
+        self._start_line = dropped  # only ever compared with 0 here (RichLog keys its line cache on it)
+        self._line_cache.clear()
+        self._deferred_renders.clear()
+        self._widest_line_width = max((strip.cell_length for strip in lines), default=0)
+        self.virtual_size = Size(self._widest_line_width, len(lines))
+        self.refresh()
+
+    def _rewrite_each(self, log: tuple[LogLine, ...]) -> None:
+        """Write the log again entry by entry (RichLog's own way; ``_rewrite`` gives the same lines)."""
         self.clear()
         self._ends = []
         for line in log:

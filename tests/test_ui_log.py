@@ -1,0 +1,68 @@
+"""The log pane wraps a whole log again (a hand-off, a resize) in one pass: the same lines, styles and
+entry ends as writing the entries one by one through RichLog."""
+
+from __future__ import annotations
+
+import pytest
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.strip import Strip
+
+from mqtui.store import LogLine
+from mqtui.ui.themes import GAME_VARIABLES
+from mqtui.ui.widgets.log import GameLog
+
+SENTENCE = "the goblin swings a rusty axe at Ann and misses by a whisker then runs"
+WORDS = SENTENCE.split(" ")
+ENTRIES = tuple(
+    LogLine(kind, text)  # type: ignore[arg-type]
+    for kind, text in [
+        ("turn", "Ann's turn"),
+        ("combat", " ".join(WORDS * 3)),
+        ("dice", "Ann rolls 4 + 2 = 6"),
+        ("result", "Unbreakable" + "x" * 90 + " word"),
+        ("level", "Bob goes up to level 3 — 漢字の名前 with wide letters " * 2),
+        ("badstuff", "tab\tinside and  double  spaces  " + " ".join(WORDS)),
+        ("bot", "ok"),
+        ("a-kind-from-a-newer-server", " ".join(reversed(WORDS)) * 2),
+    ]
+)
+
+
+class LogApp(App[None]):
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(GAME_VARIABLES)
+
+    def compose(self) -> ComposeResult:
+        yield GameLog(id="log")
+
+
+def cells(strip: Strip) -> list[tuple[str, object]]:
+    """Each cell's character and style (segments may be cut differently, no style may be None or
+    the null style; what shows is the same)."""
+    return [(ch, seg.style or Style.null()) for seg in strip for ch in seg.text]
+
+
+def shown(log: GameLog) -> tuple[list[str], list[list[tuple[str, object]]], list[int] | None, int]:
+    return [s.text for s in log.lines], [cells(s) for s in log.lines], log._ends, log.virtual_size.height
+
+
+@pytest.mark.parametrize("width", [34, 77])
+@pytest.mark.parametrize("max_lines", [2000, 9])
+async def test_a_rewritten_log_is_the_log_written_entry_by_entry(width: int, max_lines: int) -> None:
+    app = LogApp()
+    async with app.run_test(size=(width, 20)) as pilot:
+        await pilot.pause()
+        log = app.query_one(GameLog)
+        log.max_lines = max_lines
+        entries = ENTRIES * 3
+        log._rewrite_each(entries)
+        one_by_one = shown(log)
+        log._rewrite(entries)
+        assert shown(log) == one_by_one
+        texts = one_by_one[0]
+        assert any(len(t.rstrip()) > width // 2 for t in texts)  # long entries wrapped at the pane width
+        assert max(len(t) for t in texts) <= log.scrollable_content_region.width
+        assert len(texts) == min(max_lines, len(texts)) and (one_by_one[2] is None) == (max_lines == 9)
+        if max_lines == 2000:  # each entry's wrapped lines end where writing them ended them
+            assert len(one_by_one[2] or ()) == len(entries) and len(texts) > len(entries)
