@@ -32,7 +32,11 @@ def test_every_event_of_a_played_game_has_a_known_kind() -> None:
             break
         events += e.apply(s, rnd.choice(e.legal(s, seat)))
     seen = {ev.kind for ev in events}
-    assert {"start", "turn", "move"} <= seen and seen <= set(EVENT_KINDS)
+    assert {"start", "turn", "move", "monster"} <= seen and seen <= set(EVENT_KINDS)
+    # a monster's move is the monster's doing (its own log symbol), a hero's move is a move
+    monster_moves = [ev for ev in events if " moves from " in ev.text]
+    assert monster_moves and {ev.kind for ev in monster_moves} == {"monster"}
+    assert "move" in {ev.kind for ev in events if " goes " in ev.text}
     # and they survive a save's round trip (msgspec checks the kind while decoding)
     assert msgspec.msgpack.decode(ENC.encode(events), type=list[Event]) == events
 

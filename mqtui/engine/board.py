@@ -282,9 +282,8 @@ def move_monsters(t: CardTable, s: State, ev: list[Event], colour: str) -> None:
             end = found
         if end != start:
             m.x, m.y = key_cell(end)
-            ev.append(
-                Event("move", f"{d.name} moves from {_key_name(t, s, start)} to {_key_name(t, s, end)}.")
-            )
+            where = f"from {_key_name(t, s, start)} to {_key_name(t, s, end)}"
+            ev.append(Event("monster", f"{d.name} moves {where}."))  # a monster's doing, not a hero's move
     s.last_colour = colour
 
 
