@@ -131,10 +131,16 @@ class CombatPane(SteadySize, Static):
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
 
-    def __init__(self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None) -> None:
+    def __init__(
+        self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None, lazy: bool = False
+    ) -> None:
         super().__init__(id=id)
         self.cards = cards
         self.seats = seats
+        # lazy: a pane shown and hidden by the stylesheet alone is not brought up to date while hidden,
+        # but when the stylesheet shows it again (before that frame is drawn)
+        self._lazy = lazy
+        self._behind = False  # (lazy) a snapshot came while hidden
         self._key: object = None
         self._shown: RenderableType = ""
         self._what: object = None  # what the shown content is made of (to compare)
@@ -187,8 +193,14 @@ class CombatPane(SteadySize, Static):
         self._shown = content
         super().update(content, layout=layout)
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self._behind and self.display:
+            self._catch_up()
+
     def plain_text(self) -> str:
         """What the pane shows, as plain text (for tests and screen readers)."""
+        self._catch_up()
         out = io.StringIO()
         console = Console(width=max(100, self.content_size.width), no_color=True, file=out)
         console.print(self._shown)
@@ -197,6 +209,17 @@ class CombatPane(SteadySize, Static):
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
             return
+        self._behind = self._lazy and not self.display
+        if not self._behind:
+            self._fit(snap)
+
+    def _catch_up(self) -> None:
+        if self._behind and self.snapshot is not None:
+            self._behind = False
+            self._fit(self.snapshot)
+
+    def _fit(self, snap: Snapshot) -> None:
+        """Show the fight (or the last result) in ``snap``, fitted to the pane's size."""
         view = snap.view
         c = view.combat
         if c is None:
