@@ -4,6 +4,7 @@ the monster phase, and the hot-seat hand-off that hides the previous hand."""
 from __future__ import annotations
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher
 from ui_helpers import (
@@ -410,3 +411,34 @@ async def test_the_countdown_is_on_by_default() -> None:
     from mqtui.ui.settings import Settings
 
     assert Settings().pass_countdown == 3
+
+
+@pytest.mark.slow
+async def test_side_combat_pane_is_up_to_date_when_the_screen_widens() -> None:
+    """At 80 columns the fight has the main pane (the side pane is hidden and not kept up to date);
+    wide, the side pane draws the fight as it is now, in the first frame it is shown."""
+    store = fight_position(dice=[6, 1])
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await walk_into_the_fight(pilot, app, store)
+        screen = app.screen
+        side = screen.query_one("#combat-side", CombatPane)
+        assert not side.display
+
+        async def drawn() -> str:
+            await pilot.resize_terminal(120, 40)
+            await settle(pilot, app)
+            assert side.display
+            lines = side.render_lines(Region(0, 0, *side.outer_size))
+            return "\n".join(line.text for line in lines)
+
+        text = await drawn()
+        assert "Combat in" in text and "Skeleton Intern" in text and "not rolled" in text
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, app)
+        assert not side.display
+        await pilot.press("space")  # pass; the bot passes; the dice roll
+        await settle(pilot, app)
+        assert store.state.combat is not None and store.state.combat.hero_die == 6
+        text = await drawn()
+        assert "Skeleton Intern" in text and "not rolled" not in text and "with the dice" in text

@@ -156,7 +156,7 @@ class GameScreen(Screen[None]):
                 yield GameLog(id="log").data_bind(GameScreen.snapshot)
             with Vertical(id="right"):
                 yield HeroSheet(cards, id="hero").data_bind(GameScreen.snapshot)
-                yield CombatPane(cards, seats, id="combat-side").data_bind(GameScreen.snapshot)
+                yield CombatPane(cards, seats, id="combat-side", lazy=True).data_bind(GameScreen.snapshot)
                 yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
                 yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
                 with VerticalScroll(id="card-box"):  # long card texts scroll (Tab to it, arrows)

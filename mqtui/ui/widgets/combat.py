@@ -75,8 +75,10 @@ def combat_sides(cards: CardTable, view: State, c: Combat, rows: int | None = No
 
 def combat_table(sides: tuple[Side, Side], good: Style | str = "green", bad: Style | str = "red") -> Table:
     """Both sides next to each other."""
-    heroes = _side("Heroes", *sides[0], good)
-    monsters = _side("Monsters", *sides[1], bad)
+    return side_by_side(_side("Heroes", *sides[0], good), _side("Monsters", *sides[1], bad))
+
+
+def side_by_side(heroes: RenderableType, monsters: RenderableType) -> Table:
     outer = Table.grid(padding=(0, 2), expand=True)
     outer.add_column(ratio=1)
     outer.add_column(ratio=1)
@@ -111,6 +113,7 @@ class Drawn:
         self.key = key
         self.renderable = renderable
         self._drawn: tuple[object, list[Segment]] | None = None
+        self._measured: tuple[object, Measurement] | None = None
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         room = (options.size, options.min_width, options.justify, options.overflow, options.no_wrap)
@@ -119,7 +122,10 @@ class Drawn:
         yield from self._drawn[1]
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self.renderable)
+        room = (options.size, options.min_width, options.max_height)
+        if self._measured is None or self._measured[0] != room:
+            self._measured = (room, Measurement.get(console, options, self.renderable))
+        return self._measured[1]
 
 
 class CombatPane(SteadySize, Static):
@@ -131,15 +137,22 @@ class CombatPane(SteadySize, Static):
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
 
-    def __init__(self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None) -> None:
+    def __init__(
+        self, cards: CardTable, seats: tuple[Seat, ...], *, id: str | None = None, lazy: bool = False
+    ) -> None:
         super().__init__(id=id)
         self.cards = cards
         self.seats = seats
+        # lazy: a pane shown and hidden by the stylesheet alone is not brought up to date while hidden,
+        # but when the stylesheet shows it again (before that frame is drawn)
+        self._lazy = lazy
+        self._behind = False  # (lazy) a snapshot came while hidden
         self._key: object = None
         self._shown: RenderableType = ""
         self._what: object = None  # what the shown content is made of (to compare)
         self._titled = ""
         self._table: Drawn | None = None
+        self._sides: dict[object, Drawn] = {}  # each side's table (see _side_drawn)
         self._wrapped: dict[tuple[str, int], int] = {}  # lines of a text at a width
         self._log: tuple[LogLine, ...] = ()
         self._result = ""
@@ -187,8 +200,14 @@ class CombatPane(SteadySize, Static):
         self._shown = content
         super().update(content, layout=layout)
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self._behind and self.display:
+            self._catch_up()
+
     def plain_text(self) -> str:
         """What the pane shows, as plain text (for tests and screen readers)."""
+        self._catch_up()
         out = io.StringIO()
         console = Console(width=max(100, self.content_size.width), no_color=True, file=out)
         console.print(self._shown)
@@ -197,6 +216,17 @@ class CombatPane(SteadySize, Static):
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
             return
+        self._behind = self._lazy and not self.display
+        if not self._behind:
+            self._fit(snap)
+
+    def _catch_up(self) -> None:
+        if self._behind and self.snapshot is not None:
+            self._behind = False
+            self._fit(self.snapshot)
+
+    def _fit(self, snap: Snapshot) -> None:
+        """Show the fight (or the last result) in ``snap``, fitted to the pane's size."""
         view = snap.view
         c = view.combat
         if c is None:
@@ -257,8 +287,23 @@ class CombatPane(SteadySize, Static):
             notes = self._clip(notes, width, free - rows)
         sides = combat_sides(self.cards, view, c, rows)
         if self._table is None or self._table.key != (sides, good, bad):  # (new notes keep the table)
-            self._table = Drawn((sides, good, bad), combat_table(sides, good, bad))
+            heroes = self._side_drawn("Heroes", sides[0], good)
+            self._table = Drawn(
+                (sides, good, bad), side_by_side(heroes, self._side_drawn("Monsters", sides[1], bad))
+            )
         self._show(Group(header, self._table, *notes), (header, sides, notes, good, bad))
+
+    def _side_drawn(self, title: str, side: Side, style: Style | str) -> Drawn:
+        """One side's table, drawn again only when that side changes (a card played for the heroes
+        leaves the monsters' side as it was)."""
+        terms, die, total = side
+        key = (title, tuple(terms), die, total, style)
+        drawn = self._sides.get(key)
+        if drawn is None:
+            if len(self._sides) > 16:
+                self._sides.clear()
+            drawn = self._sides[key] = Drawn(key, _side(title, *side, style))
+        return drawn
 
     def _title(self, title: str) -> None:
         if title != self._titled:  # (setting a title draws the whole pane again)
