@@ -188,6 +188,14 @@ class Deal(Def, frozen=True):
     who: str = ""
     gives: ShrineGift | Literal[""] = ""
 
+    @property
+    def gift(self) -> ShrineGift | Literal[""]:
+        """What taking the Deal hands over: "treasure", "dxm" or "life" (a shrine says which in ``gives``)."""
+        return _DEAL_GIFTS.get(self.kind, self.gives)
+
+
+_DEAL_GIFTS: dict[DealKind, ShrineGift] = {"buy_treasure": "treasure", "buy_dxm": "dxm", "heal": "life"}
+
 
 class RoomDef(Def, frozen=True):
     id: str

@@ -107,7 +107,7 @@ def do_deal(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
         hero.gold -= deal.price
         paid = f" pays {deal.price} gold and" if deal.price else ""
         ev.append(Event("deal", f"{hero.name}{paid} takes the Deal of {where}."))
-        gives = {"buy_treasure": "treasure", "buy_dxm": "dxm", "heal": "life"}.get(k, deal.gives)
+        gives = deal.gift
         if gives == "life":
             heal(hero, ev, deal.amount, where)
         else:

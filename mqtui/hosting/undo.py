@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from mqtui.engine.actions import Action
+from mqtui.engine.actions import Action, ActionKind, EventKind
 from mqtui.engine.state import STAGE_OVER, State
 from mqtui.hosting.host import Step
 
 UNDO_DEPTH = 64
 
 # action kinds a player may take back (if they also revealed nothing, see ``reveals``) ...
-UNDOABLE = frozenset(
+UNDOABLE: frozenset[ActionKind] = frozenset(
     (
         "equip",
         "stow",
@@ -39,7 +39,7 @@ UNDOABLE = frozenset(
     )
 )
 # ... and event kinds that mean something hidden came to light (dice, draws, new rooms and monsters).
-REVEALING = frozenset(
+REVEALING: frozenset[EventKind] = frozenset(
     ("draw", "dice", "room", "colour", "search", "monster", "explore", "boss", "death", "power", "win")
 )
 

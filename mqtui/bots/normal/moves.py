@@ -354,7 +354,7 @@ def deal_value(ctx: Ctx, room_index: int) -> float:
     cost = price * GOLD_VALUE
     if me.gold - price < LEVEL_PRICE <= me.gold and me.level < MAX_LEVEL - 1:
         cost += 0.4  # would spoil buying a level
-    gives = {"buy_treasure": "treasure", "buy_dxm": "dxm", "heal": "life"}.get(k, deal.gives)
+    gives = deal.gift
     if k == "shrine" and deal.who and deal.who not in identity(t, me):
         return 0.0
     if k in ("sell", "swap_card"):
