@@ -66,7 +66,7 @@ KIND_KEYS: dict[str, ActionKind] = {
     "plus": "buylevel",
 }
 MOVE_KEYS = {"shift+up": 0, "shift+right": 1, "shift+down": 2, "shift+left": 3}
-GREY_IN_TURN = frozenset(("search", "deal", "pickup", "buylevel"))
+GREY_IN_TURN: frozenset[ActionKind] = frozenset(("search", "deal", "pickup", "buylevel"))
 RESULT_SECONDS = 2.5  # how long a fight's result stays up on small screens
 
 
