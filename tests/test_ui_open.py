@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.css.stylesheet import Stylesheet
 from ui_helpers import local_app, make_app, running, settle, store_for
+from waiting import wait_until
 
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.stylesheet import SharedStylesheet
@@ -67,11 +68,9 @@ async def test_the_game_screen_opens_styled_for_its_size_and_follows_a_resize() 
         assert screen.has_class("-wide") and screen.has_class("-tall")
         assert _compacts(screen) == (False, False, False)
         assert all(n == 1 for n in restyled), restyled  # the screen's own classes only, not every pane
-        await pilot.resize_terminal(80, 24)
-        await settle(pilot, app)
-        assert screen.has_class("-narrow") and screen.has_class("-short")
-        assert _compacts(screen) == (True, True, True)
+        await pilot.resize_terminal(80, 24)  # (the screen gets the new size after a short timer)
+        await wait_until(lambda: screen.has_class("-narrow") and screen.has_class("-short"), what="narrow")
+        assert _compacts(screen) == (True, True, True)  # set with the classes, as the panes read them
         await pilot.resize_terminal(120, 24)
-        await settle(pilot, app)
-        assert screen.has_class("-wide") and screen.has_class("-short")
+        await wait_until(lambda: screen.has_class("-wide") and screen.has_class("-short"), what="wide, short")
         assert _compacts(screen) == (True, True, False)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.screen import Screen
 
 from mqtui.ui.appref import GameApp
@@ -67,6 +68,8 @@ class MQApp(App[None]):
                 (:mod:`mqtui.ui.signals`; the command line sets it).
         """
         self._mq_ready = False  # (before Textual's __init__, which sets the theme)
+        self._last_size: Size | None = None
+        self.terminal_resize: events.Resize | None = None
         self.settings = settings if settings is not None else load_settings()
         self.save_settings_file = save_settings_file
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
@@ -140,6 +143,13 @@ class MQApp(App[None]):
     # -- the minimum size -----------------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
+        if event.size == self._last_size:
+            # Textual would pass the same size on to every screen once more (at start it gets it twice),
+            # each laying itself out again
+            event.prevent_default()
+        else:
+            self.terminal_resize = event  # (what Textual passes on to the screens)
+        self._last_size = event.size
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:

@@ -4,8 +4,8 @@ Textual styles a new screen's widgets as they mount, then again when the screen 
 (``ScreenResume``), and again when its breakpoint classes arrive with its first ``Resize``; and at
 start it sends the same size twice, each time laying the whole screen out again. A
 :class:`SteadyScreen` has its breakpoint classes from the start (the panes mount styled for the size
-the screen opens at), skips the restyle of its first showing, and lets a ``Resize`` to the size it is
-laid out at, with the breakpoint classes it has, go by. A real resize is handled as before; the
+the screen opens at), skips the restyle of its first showing, and lets the ``Resize`` its own layout
+sends it go by when it is laid out at that size with the breakpoint classes it has. A real resize is handled as before; the
 breakpoint classes change first, so :meth:`SteadyScreen.resized` reads the new ones.
 """
 
@@ -50,8 +50,15 @@ class SteadyScreen(Screen[ResultType]):
 
     def on_resize(self, event: events.Resize) -> None:
         classes = self.breakpoint_classes(event.size)
-        if event.size == self.size and all(self.has_class(name) == on for name, on in classes.items()):
-            event.prevent_default()  # laid out at this size already: no second layout
+        if (
+            event is not getattr(self.app, "terminal_resize", event)
+            and event.size == self.size
+            and all(self.has_class(name) == on for name, on in classes.items())
+        ):
+            # Laid out at this size already (the Resize its first layout sends it): no second layout.
+            # (Never the terminal's Resize: the app hands that one event to every screen, and this
+            # would stop it for all of them. MQApp passes on no Resize of the size it has already.)
+            event.prevent_default()
         else:
             self.update_classes(classes)
         self.resized()
