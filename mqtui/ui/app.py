@@ -127,6 +127,10 @@ class MQApp(App[None]):
 
     def on_unmount(self) -> None:
         self._signals_off()
+        if self.game_store is not None and self.local:
+            from mqtui.ui.saving import end_autosave_writer
+
+            end_autosave_writer(self.game_store)
 
     def watch_theme(self, theme: str) -> None:
         if self._mq_ready and theme in self.theme_labels and theme != self.settings.theme:
