@@ -3,12 +3,14 @@ the size the screen opens at (bench/open.py measures the cost)."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from textual.css.stylesheet import Stylesheet
 from ui_helpers import local_app, make_app, running, settle, store_for
 from waiting import wait_until
 
+from mqtui.store import LocalStore
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.stylesheet import SharedStylesheet
 from mqtui.ui.widgets.actions import ActionList
@@ -74,3 +76,17 @@ async def test_the_game_screen_opens_styled_for_its_size_and_follows_a_resize() 
         await pilot.resize_terminal(120, 24)
         await wait_until(lambda: screen.has_class("-wide") and screen.has_class("-short"), what="wide, short")
         assert _compacts(screen) == (True, True, False)
+
+
+async def test_a_closed_game_app_stops_its_autosave_writer() -> None:
+    """The writer thread held the app's stderr (Textual's print capture), so every closed game app
+    stayed in memory as long as the store lived; its last state is on disk all the same."""
+    store = store_for()
+    app = local_app(store)
+    async with running(app):
+        path = app.autosave_file
+        assert path is not None
+        (writer,) = (t for t in threading.enumerate() if t.name == f"autosave {path.name}")
+        assert writer.is_alive()
+    assert not writer.is_alive()
+    assert LocalStore.load(path, store.engine).snapshot().n == store.snapshot().n
