@@ -73,13 +73,14 @@ class TitleScreen(SteadyScreen[None]):
     def refresh_menu(self) -> None:
         menu = self.query_one("#menu", OptionList)
         has_save = latest_autosave() is not None
-        menu.clear_options()
+        options = []
         for what, key, label in MENU:
             disabled = what == "continue" and not has_save
             prompt = Text.assemble((f"{key}  ", "bold"), label)
             if disabled:
                 prompt.append("  (none yet)", "dim")
-            menu.add_option(Option(prompt, id=what, disabled=disabled))
+            options.append(Option(prompt, id=what, disabled=disabled))
+        menu.set_options(options)  # (in one go: the list is measured and drawn once)
         self.query_one("#opponents", Static).update(opponents_line(mq_app(self).settings))
         menu.highlighted = 1 if has_save else 0
         menu.focus()
