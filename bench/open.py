@@ -67,15 +67,14 @@ def measure(kind: str, opens: int, warm: int, prof: cProfile.Profile | None = No
     return {"cpu_ms": 1000 * cpu / opens, "wall_ms": 1000 * wall / opens}
 
 
-def here(args: argparse.Namespace, progress: Any = None) -> dict[str, dict[str, float]]:
+def here(args: argparse.Namespace, progress: Any) -> dict[str, dict[str, float]]:
     """Both kinds of open, in this process."""
     prof = cProfile.Profile() if args.profile else None
     out = {}
     for kind in KINDS:
-        task = progress.add_task(kind, total=1) if progress is not None else None
+        task = progress.add_task(kind, total=1)
         out[kind] = measure(kind, args.opens, args.warm, prof if kind == "game" else None)
-        if task is not None:
-            progress.advance(task)
+        progress.advance(task)
     if prof is not None and not args.json:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(40)
     return out
@@ -92,12 +91,11 @@ def child(tree: Path, args: argparse.Namespace) -> dict[str, dict[str, float]]:
 def compare(args: argparse.Namespace, progress: Any) -> dict[str, Any]:
     trees = {"this": ROOT, "base": Path(args.base).resolve()}
     runs: dict[str, list[dict[str, dict[str, float]]]] = {"this": [], "base": []}
-    task = progress.add_task("rounds", total=2 * args.rounds) if progress is not None else None
+    task = progress.add_task("rounds", total=2 * args.rounds)
     for _ in range(args.rounds):
         for name in ("base", "this"):
             runs[name].append(child(trees[name], args))
-            if task is not None:
-                progress.advance(task)
+            progress.advance(task)
     report: dict[str, Any] = {"trees": {k: str(v) for k, v in trees.items()}, "rounds": args.rounds}
     for name, results in runs.items():
         report[name] = {
@@ -123,19 +121,10 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object, no progress bar")
     args = ap.parse_args()
     os.environ.setdefault("MQTUI_DATA", tempfile.mkdtemp(prefix="mqbench"))
-    progress = None
-    if not args.json and sys.stdout.isatty():
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress
 
-        progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
-        )
-        progress.start()
-    try:
+    with Progress(transient=True, disable=args.json or not sys.stdout.isatty()) as progress:
         report = compare(args, progress) if args.base else here(args, progress)
-    finally:
-        if progress is not None:
-            progress.stop()
     if args.json:
         print(json.dumps(report))
         return 0
