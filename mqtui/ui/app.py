@@ -7,6 +7,7 @@ server passes a networked store) and touches no local files except the settings.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -27,6 +28,23 @@ from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
 if TYPE_CHECKING:  # the game's modules load when a game starts, not with the title screen
     from mqtui.store import GameStore, Snapshot
     from mqtui.ui.session import SeatSpec
+
+
+def _freeze_the_heap_once() -> None:
+    """What is alive when the first app of a process starts (the modules, the game's content, caches)
+    lives as long as the process: the garbage collector's full passes need not scan it again and
+    again. Each app leaves thousands of objects in reference cycles (Textual's widgets) that only a
+    full pass frees; without this, each pass also walks every module's objects again (the collector's
+    share of opening a game screen halves; bench/open.py). Once per process, garbage collected first.
+    (The SSH fork server freezes its own heap the same way before it forks.)"""
+    global _HEAP_FROZEN
+    if not _HEAP_FROZEN:
+        _HEAP_FROZEN = True
+        gc.collect()
+        gc.freeze()
+
+
+_HEAP_FROZEN = False
 
 
 class MQApp(App[None]):
@@ -67,6 +85,7 @@ class MQApp(App[None]):
             save_on_signals: SIGTERM and SIGHUP save a local game at once, then end the app
                 (:mod:`mqtui.ui.signals`; the command line sets it).
         """
+        _freeze_the_heap_once()
         self._mq_ready = False  # (before Textual's __init__, which sets the theme)
         self._last_size: Size | None = None
         self.terminal_resize: events.Resize | None = None
