@@ -5,8 +5,9 @@ Textual styles a new screen's widgets as they mount, then again when the screen 
 start it sends the same size twice, each time laying the whole screen out again. A
 :class:`SteadyScreen` has its breakpoint classes from the start (the panes mount styled for the size
 the screen opens at), skips the restyle of its first showing, and lets the ``Resize`` its own layout
-sends it go by when it is laid out at that size with the breakpoint classes it has. A real resize is handled as before; the
-breakpoint classes change first, so :meth:`SteadyScreen.resized` reads the new ones.
+sends it go by when it is laid out at that size with the breakpoint classes it has. A real resize is
+handled as before; the breakpoint classes change first, so :meth:`SteadyScreen.resized` reads the
+new ones.
 """
 
 from __future__ import annotations
@@ -21,9 +22,6 @@ ResultType = TypeVar("ResultType")
 
 
 class SteadyScreen(Screen[ResultType]):
-    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = []
-    VERTICAL_BREAKPOINTS: list[tuple[int, str]] | None = []
-
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name, id, classes)
         self._shown_once = False
@@ -34,13 +32,13 @@ class SteadyScreen(Screen[ResultType]):
 
     def breakpoint_classes(self, size: Size) -> dict[str, bool]:
         """The breakpoint classes for ``size``, each on or off (as Textual sets them on a resize)."""
+        across, down = self.HORIZONTAL_BREAKPOINTS, self.VERTICAL_BREAKPOINTS  # (None: the app's)
+        across = self.app.HORIZONTAL_BREAKPOINTS if across is None else across
+        down = self.app.VERTICAL_BREAKPOINTS if down is None else down
         classes: dict[str, bool] = {}
-        for points, length in (
-            (self.HORIZONTAL_BREAKPOINTS, size.width),
-            (self.VERTICAL_BREAKPOINTS, size.height),
-        ):
-            chosen = max((point for point in points or () if length >= point[0]), default=None)
-            classes.update((name, (at, name) == chosen) for at, name in points or ())
+        for points, length in ((across or [], size.width), (down or [], size.height)):
+            chosen = max((point for point in points if length >= point[0]), default=None)
+            classes.update((name, (at, name) == chosen) for at, name in points)
         return classes
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
