@@ -7,6 +7,7 @@ server passes a networked store) and touches no local files except the settings.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -14,17 +15,36 @@ from typing import TYPE_CHECKING, Any, cast
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.screen import Screen
 
 from mqtui.ui.appref import GameApp
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from mqtui.ui.settings import Settings, load_settings, save_settings
+from mqtui.ui.stylesheet import SharedStylesheet
 from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
 
 if TYPE_CHECKING:  # the game's modules load when a game starts, not with the title screen
     from mqtui.store import GameStore, Snapshot
     from mqtui.ui.session import SeatSpec
+
+
+def _freeze_the_heap_once() -> None:
+    """What is alive when the first app of a process starts (the modules, the game's content, caches)
+    lives as long as the process: the garbage collector's full passes need not scan it again and
+    again. Each app leaves thousands of objects in reference cycles (Textual's widgets) that only a
+    full pass frees; without this, each pass also walks every module's objects again (the collector's
+    share of opening a game screen halves; bench/open.py). Once per process, garbage collected first.
+    (The SSH fork server freezes its own heap the same way before it forks.)"""
+    global _HEAP_FROZEN
+    if not _HEAP_FROZEN:
+        _HEAP_FROZEN = True
+        gc.collect()
+        gc.freeze()
+
+
+_HEAP_FROZEN = False
 
 
 class MQApp(App[None]):
@@ -65,7 +85,10 @@ class MQApp(App[None]):
             save_on_signals: SIGTERM and SIGHUP save a local game at once, then end the app
                 (:mod:`mqtui.ui.signals`; the command line sets it).
         """
+        _freeze_the_heap_once()
         self._mq_ready = False  # (before Textual's __init__, which sets the theme)
+        self._last_size: Size | None = None
+        self.terminal_resize: events.Resize | None = None
         self.settings = settings if settings is not None else load_settings()
         self.save_settings_file = save_settings_file
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
@@ -81,6 +104,7 @@ class MQApp(App[None]):
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
         super().__init__()
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # parsed once per process
         self.set_class(self.no_color, "-no-color")  # (Textual reads and removes NO_COLOR above)
         for theme in loaded.themes.values():
             self.register_theme(theme)
@@ -122,6 +146,10 @@ class MQApp(App[None]):
 
     def on_unmount(self) -> None:
         self._signals_off()
+        if self.game_store is not None and self.local:
+            from mqtui.ui.saving import end_autosave_writer
+
+            end_autosave_writer(self.game_store)
 
     def watch_theme(self, theme: str) -> None:
         if self._mq_ready and theme in self.theme_labels and theme != self.settings.theme:
@@ -138,6 +166,13 @@ class MQApp(App[None]):
     # -- the minimum size -----------------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
+        if event.size == self._last_size:
+            # Textual would pass the same size on to every screen once more (at start it gets it twice),
+            # each laying itself out again
+            event.prevent_default()
+        else:
+            self.terminal_resize = event  # (what Textual passes on to the screens)
+        self._last_size = event.size
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:

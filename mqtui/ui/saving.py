@@ -156,6 +156,15 @@ def stop_autosave(store: GameStore) -> None:
             local.close()
 
 
+def end_autosave_writer(store: GameStore) -> None:
+    """The app is closing: the store's background writer writes what is pending, then stops (its
+    thread would otherwise keep the whole closed app alive: it holds the app's stderr)."""
+    local = local_game(store)
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.autosave_to(None)
+
+
 def list_saves() -> list[tuple[Path, str, bool]]:
     """Saved games for the load dialog: games in progress, saved by name, then finished ones, newest
     first in each; one line each, and whether the game is finished."""

@@ -121,9 +121,23 @@ def parse_theme(data: dict[str, object], where: str = "theme") -> tuple[Theme, s
     return theme, label or table.name
 
 
+# Decoded theme files, by path, modification time and size: every app (each UI test, each SSH
+# session) loads the themes, and a file that has not changed need not be decoded again.
+_DECODED: dict[tuple[str, int, int], dict[str, object]] = {}
+
+
+def _decoded(path: Path) -> dict[str, object]:
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    data = _DECODED.get(key)
+    if data is None:
+        data = _DECODED[key] = tomllib.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
 def load_theme_file(path: Path) -> tuple[Theme, str]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = _decoded(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise ThemeError(f"{path.name}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:

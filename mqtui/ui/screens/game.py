@@ -18,7 +18,6 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
 from mqtui.bots.advice import Advice
@@ -44,6 +43,7 @@ from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.screens.room import RoomScreen
+from mqtui.ui.screens.steady import SteadyScreen
 from mqtui.ui.widgets.actions import ActionList
 from mqtui.ui.widgets.combat import CombatPane
 from mqtui.ui.widgets.footer import QuietFooter
@@ -70,11 +70,12 @@ GREY_IN_TURN: frozenset[ActionKind] = frozenset(("search", "deal", "pickup", "bu
 RESULT_SECONDS = 2.5  # how long a fight's result stays up on small screens
 
 
-class GameScreen(Screen[None]):
+class GameScreen(SteadyScreen[None]):
     """One game, seen through one seat's eyes (hot seat: the deciding human's)."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+    AUTO_FOCUS = "#actions"
 
     # In the footer's order: what a newcomer needs first (an 80-column footer cannot show them all).
     BINDINGS = [
@@ -190,7 +191,7 @@ class GameScreen(Screen[None]):
         if not waiting:
             self.post_message(SnapshotArrived(snap))
 
-    def on_resize(self, event: events.Resize) -> None:
+    def resized(self) -> None:
         self._layout_classes()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.ui.appref import mq_app
 from mqtui.ui.saving import latest_autosave
+from mqtui.ui.screens.steady import SteadyScreen
 from mqtui.ui.settings import Settings
 from mqtui.ui.widgets.footer import QuietFooter
 
@@ -40,7 +41,7 @@ def opponents_line(settings: Settings) -> str:
     return f"Computer opponents: {settings.opponents}. Change them on the New game screen (n)."
 
 
-class TitleScreen(Screen[None]):
+class TitleScreen(SteadyScreen[None]):
     BINDINGS = [
         Binding(key, f"menu('{what}')", label, id=f"title.{what}", show=False) for what, key, label in MENU
     ]
@@ -64,22 +65,22 @@ class TitleScreen(Screen[None]):
             yield OptionList(id="menu")
         yield QuietFooter()
 
-    def on_mount(self) -> None:
-        self.refresh_menu()
-
-    def on_screen_resume(self) -> None:
-        self.refresh_menu()
+    def on_screen_resume(
+        self, event: events.ScreenResume
+    ) -> None:  # (also when first shown, after it mounts)
+        self.refresh_menu()  # (Textual calls SteadyScreen's handler too)
 
     def refresh_menu(self) -> None:
         menu = self.query_one("#menu", OptionList)
         has_save = latest_autosave() is not None
-        menu.clear_options()
+        options = []
         for what, key, label in MENU:
             disabled = what == "continue" and not has_save
             prompt = Text.assemble((f"{key}  ", "bold"), label)
             if disabled:
                 prompt.append("  (none yet)", "dim")
-            menu.add_option(Option(prompt, id=what, disabled=disabled))
+            options.append(Option(prompt, id=what, disabled=disabled))
+        menu.set_options(options)  # (in one go: the list is measured and drawn once)
         self.query_one("#opponents", Static).update(opponents_line(mq_app(self).settings))
         menu.highlighted = 1 if has_save else 0
         menu.focus()
