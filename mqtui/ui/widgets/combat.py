@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import re
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
@@ -20,6 +20,7 @@ from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import last_result, room_name, seat_name, window_order
+from mqtui.ui.widgets.parts import Part, PartCache, Parts
 from mqtui.ui.widgets.steady import SteadySize
 
 
@@ -153,6 +154,7 @@ class CombatPane(SteadySize, Static):
         self._titled = ""
         self._table: Drawn | None = None
         self._sides: dict[object, Drawn] = {}  # each side's table (see _side_drawn)
+        self._parts = PartCache()  # the lines of the header, the table and each note, as last drawn
         self._wrapped: dict[tuple[str, int], int] = {}  # lines of a text at a width
         self._log: tuple[LogLine, ...] = ()
         self._result = ""
@@ -291,7 +293,12 @@ class CombatPane(SteadySize, Static):
             self._table = Drawn(
                 (sides, good, bad), side_by_side(heroes, self._side_drawn("Monsters", sides[1], bad))
             )
-        self._show(Group(header, self._table, *notes), (header, sides, notes, good, bad))
+        parts: list[Part] = [
+            (header.markup, header),
+            (self._table, self._table),
+            *((n.markup, n) for n in notes),
+        ]
+        self._show(Parts(self, self._parts, parts), (header, sides, notes, good, bad))
 
     def _side_drawn(self, title: str, side: Side, style: Style | str) -> Drawn:
         """One side's table, drawn again only when that side changes (a card played for the heroes
