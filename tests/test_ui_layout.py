@@ -25,7 +25,7 @@ async def test_footer_keys_fit_whole_and_the_log_has_six_lines(size: tuple[int, 
         footer = app.screen.query_one(QuietFooter)
         keys = footer.shown
         assert len(keys) >= 5
-        line = footer.render().plain
+        line = footer.line().plain
         for start, end, key in keys:
             assert end <= footer.size.width, key.description
             assert line[start:end] == f"{key.display} {key.description}"  # drawn where it is said to be

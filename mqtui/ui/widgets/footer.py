@@ -20,6 +20,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 
 BAR = "▏"  # the left edge before the command palette's key (Textual's ``vkey`` border)
@@ -68,7 +69,6 @@ class QuietFooter(Widget, can_focus=False):
             background: $footer-description-background;
         }
         .footer-key--hover {
-            color: $footer-key-foreground;
             background: $block-hover-background;
         }
         .footer-key--bar {
@@ -86,6 +86,7 @@ class QuietFooter(Widget, can_focus=False):
         self._ready = False  # the screen has told its keys once
         self._queued = False
         self._hover: int | None = None  # which of ``shown`` is under the mouse
+        self._drawn: Strip | None = None
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -114,7 +115,7 @@ class QuietFooter(Widget, can_focus=False):
         if shown != self.shown:
             self.shown = shown
             self._hover = None
-            self.refresh()
+            self._redraw()
 
     def _width(self, spec: KeySpec) -> tuple[int, int]:
         """The columns a key takes, and the room after it (what FooterKey's styles give it)."""
@@ -167,11 +168,27 @@ class QuietFooter(Widget, can_focus=False):
             shown[-1] = Shown(room - gap - (end - start), room - gap, spec)
         return shown
 
-    def render(self) -> Text:
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._drawn = None  # (a new theme)
+
+    def _redraw(self) -> None:
+        self._drawn = None
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """The one line (drawn once for the keys on show: the screen asks for it again each frame
+        that draws any cell of it)."""
+        if self._drawn is None:
+            self._drawn = Strip(self.line().render(self.app.console))
+        return self._drawn
+
+    def line(self) -> Text:
+        """The keys on show, as drawn."""
         key_style = self.get_component_rich_style("footer-key--key")
         words_style = self.get_component_rich_style("footer-key--description")
-        hover = self.get_component_rich_style("footer-key--hover", partial=True)
-        text = Text(no_wrap=True, overflow="crop", end="")
+        hover = Style(bgcolor=self.get_component_rich_style("footer-key--hover").bgcolor)
+        text = Text(no_wrap=True, overflow="crop", end="", style=self.rich_style)
         for i, (start, _end, spec) in enumerate(self.shown):
             text.append(" " * (start - text.cell_len))
             on = Style(dim=True) if spec.disabled else Style()
@@ -210,10 +227,10 @@ class QuietFooter(Widget, can_focus=False):
         if i != self._hover:
             self._hover = i
             self.tooltip = (self.shown[i].spec.tooltip or None) if i is not None else None
-            self.refresh()
+            self._redraw()
 
     def on_leave(self, event: events.Leave) -> None:
         if self._hover is not None:
             self._hover = None
             self.tooltip = None
-            self.refresh()
+            self._redraw()
