@@ -21,6 +21,7 @@ from rich.text import Text
 from textual import events
 from textual.screen import Screen
 from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 BAR = "▏"  # the left edge before the command palette's key (Textual's ``vkey`` border)
@@ -180,7 +181,9 @@ class QuietFooter(Widget, can_focus=False):
         """The one line (drawn once for the keys on show: the screen asks for it again each frame
         that draws any cell of it)."""
         if self._drawn is None:
-            self._drawn = Strip(self.line().render(self.app.console))
+            width = self.size.width
+            drawn = Visual.to_strips(self, visualize(self, self.line()), width, 1, self.visual_style)
+            self._drawn = drawn[0] if drawn else Strip.blank(width, self.visual_style.rich_style)
         return self._drawn
 
     def line(self) -> Text:
@@ -188,7 +191,7 @@ class QuietFooter(Widget, can_focus=False):
         key_style = self.get_component_rich_style("footer-key--key")
         words_style = self.get_component_rich_style("footer-key--description")
         hover = Style(bgcolor=self.get_component_rich_style("footer-key--hover").bgcolor)
-        text = Text(no_wrap=True, overflow="crop", end="", style=self.rich_style)
+        text = Text(no_wrap=True, overflow="crop", end="")
         for i, (start, _end, spec) in enumerate(self.shown):
             text.append(" " * (start - text.cell_len))
             on = Style(dim=True) if spec.disabled else Style()
