@@ -65,3 +65,20 @@ async def test_a_greyed_key_is_drawn_dim_and_a_click_on_it_only_rings_the_bell()
         await pilot.click(QuietFooter, offset=(search.start, 0))
         await pilot.pause()
         assert rings and len(store.actions) == actions
+
+
+async def test_the_footer_takes_a_new_theme() -> None:
+    app = make_app(store_for(), theme="mq-dark")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        footer = app.screen.query_one(QuietFooter)
+
+        def key_colour() -> str:
+            (seg,) = [seg for seg in footer.render_line(0) if seg.text == "?"]
+            assert seg.style is not None and seg.style.color is not None
+            return seg.style.color.triplet.hex if seg.style.color.triplet else ""
+
+        assert key_colour().lower() == "#e0b050"  # themes/mq-dark.toml footer-key-foreground
+        app.theme = "mq-light"
+        await pilot.pause()
+        assert key_colour().lower() == "#7a4a12"

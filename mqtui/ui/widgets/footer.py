@@ -88,6 +88,7 @@ class QuietFooter(Widget, can_focus=False):
         self._queued = False
         self._hover: int | None = None  # which of ``shown`` is under the mouse
         self._drawn: Strip | None = None
+        self._styles: dict[str, Style] = {}
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -172,6 +173,14 @@ class QuietFooter(Widget, can_focus=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._drawn = None  # (a new theme)
+        self._styles.clear()
+
+    def _style(self, part: str) -> Style:
+        """A part's style (Textual forgets them at each refresh; they change only with the styles)."""
+        style = self._styles.get(part)
+        if style is None:
+            style = self._styles[part] = self.get_component_rich_style(f"footer-key--{part}")
+        return style
 
     def _redraw(self) -> None:
         self._drawn = None
@@ -188,17 +197,18 @@ class QuietFooter(Widget, can_focus=False):
 
     def line(self) -> Text:
         """The keys on show, as drawn."""
-        key_style = self.get_component_rich_style("footer-key--key")
-        words_style = self.get_component_rich_style("footer-key--description")
-        hover = Style(bgcolor=self.get_component_rich_style("footer-key--hover").bgcolor)
+        key_style, words_style = self._style("key"), self._style("description")
+        hover = Style(bgcolor=self._style("hover").bgcolor)
         text = Text(no_wrap=True, overflow="crop", end="")
-        for i, (start, _end, spec) in enumerate(self.shown):
-            text.append(" " * (start - text.cell_len))
+        used = 0
+        for i, (start, end, spec) in enumerate(self.shown):
+            text.append(" " * (start - used))
+            used = end
             on = Style(dim=True) if spec.disabled else Style()
             if i == self._hover:
                 on = hover + on
             if spec.palette:
-                text.append(BAR, self.get_component_rich_style("footer-key--bar") + on)
+                text.append(BAR, self._style("bar") + on)
             pad = "" if self.compact or spec.palette else " "  # (Textual's palette key is always compact)
             if spec.description:
                 text.append(f"{pad}{spec.display}{pad}", key_style + on)
