@@ -19,6 +19,7 @@ from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
 
 from mqtui.bots.advice import Advice
@@ -53,6 +54,7 @@ from mqtui.ui.widgets.log import GameLog
 from mqtui.ui.widgets.map import MapView
 from mqtui.ui.widgets.room_info import RoomInfo, player_styles, room_details
 from mqtui.ui.widgets.status import StatusBar
+from mqtui.ui.widgets.steady import SteadySwitcher
 
 # game keys that map to one action kind, and the words used when that kind is not legal now
 KIND_KEYS: dict[str, ActionKind] = {
@@ -141,6 +143,7 @@ class GameScreen(Screen[None]):
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
+        self._fight_panes: list[Widget] | None = None  # the panes moved by a fight (looked up once)
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -149,7 +152,7 @@ class GameScreen(Screen[None]):
         yield StatusBar(seats, id="status").data_bind(GameScreen.snapshot)
         with Horizontal(id="body"):
             with Vertical(id="left"):
-                with ContentSwitcher(initial="map", id="main"):
+                with SteadySwitcher(initial="map", id="main"):
                     yield MapView(cards, id="map").data_bind(GameScreen.snapshot)
                     yield CombatPane(cards, seats, id="combat-main").data_bind(GameScreen.snapshot)
                 yield RoomInfo(cards, id="room-info").data_bind(GameScreen.snapshot)
@@ -311,7 +314,9 @@ class GameScreen(Screen[None]):
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
-        for pane in self.query("#room-info, #combat-side"):
+        if self._fight_panes is None:
+            self._fight_panes = list(self.query("#room-info, #combat-side"))
+        for pane in self._fight_panes:
             pane.set_class(fighting, "-fighting")
         if fighting != self._fighting:
             self._fighting = fighting
