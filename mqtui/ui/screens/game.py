@@ -144,6 +144,7 @@ class GameScreen(Screen[None]):
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
         self._fight_panes: list[Widget] | None = None  # the panes moved by a fight (looked up once)
+        self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -325,7 +326,10 @@ class GameScreen(Screen[None]):
                     self.query_one(ContentSwitcher).current = "combat-main"
                 else:  # leave the result up for a moment, then back to the map
                     self.set_timer(RESULT_SECONDS, self._back_to_map)
-        self.refresh_bindings()
+        keys = self._keys_depend_on()
+        if keys != self._keys:  # (most snapshots while others play change none of the keys)
+            self._keys = keys
+            self.refresh_bindings()
         turn = (view.round, view.active)
         if turn != self._turn_key:
             if self._turn_key is not None:
@@ -442,6 +446,24 @@ class GameScreen(Screen[None]):
     def _my_turn_frame(self) -> bool:
         snap = self.snapshot
         return bool(snap is not None and snap.legal and snap.view.frames and snap.view.frames[-1].kind == ACT)
+
+    def _keys_depend_on(self) -> tuple[object, ...]:
+        """What ``check_action`` reads from a snapshot (and the screen): when it is as it was, the
+        footer's keys are too (the panes refresh the keys they own themselves)."""
+        snap = self.snapshot
+        if snap is None:
+            return ()
+        turn = self._my_turn_frame()
+        return (
+            snap.legal,
+            snap.over,
+            snap.undo,
+            snap.redo,
+            turn,
+            self._fighting,
+            self.has_class("-wide"),
+            self._advisor_on(),
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         legal = self._legal()

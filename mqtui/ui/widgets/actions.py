@@ -55,6 +55,7 @@ class ActionList(SteadyScroll, OptionList):
         if key == self._key:
             return
         self._key = key
+        offered = len(self._entries)
         entries: list[tuple[str, list[Action]]] = []
         invites: dict[int, list[Action]] = {}
         others: list[Action] = []
@@ -97,7 +98,8 @@ class ActionList(SteadyScroll, OptionList):
             self.set_options(Option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
         self._name_enter()
-        self.refresh_bindings()
+        if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
+            self.refresh_bindings()
 
     def _prompt(self, i: int) -> Text:
         """One line per action, cut with "…"; the highlighted one whole (it may wrap)."""
