@@ -14,12 +14,13 @@ from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
+from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
 
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 
 
-class ActionList(SteadyScroll, OptionList):
+class ActionList(KeptOptions, SteadyScroll, OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
 
     BINDINGS = [
@@ -95,7 +96,7 @@ class ActionList(SteadyScroll, OptionList):
             ]
             self._lit = 0
             self._notice = ""
-            self.set_options(Option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
+            self.set_options(self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
         self._name_enter()
         if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
