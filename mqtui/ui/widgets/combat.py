@@ -11,6 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -20,7 +21,7 @@ from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import last_result, room_name, seat_name, window_order
-from mqtui.ui.widgets.parts import Part, PartCache, Parts
+from mqtui.ui.widgets.parts import Part, PartCache, Parts, changed_rows
 from mqtui.ui.widgets.steady import SteadySize
 
 
@@ -198,6 +199,9 @@ class CombatPane(SteadySize, Static):
         self._log = log
         return self._result
 
+    def render(self) -> RenderableType:
+        return self._shown  # (what ``update`` or ``_show`` gave last)
+
     def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
         self._shown = content
         super().update(content, layout=layout)
@@ -323,7 +327,15 @@ class CombatPane(SteadySize, Static):
         if what == self._what:
             return
         self._what = what
-        self.update(content, layout=self.styles.auto_dimensions and self.display)
+        rows = (
+            changed_rows(self, self._shown, content) if isinstance(content, Parts) and self.display else None
+        )
+        if rows is None:
+            self.update(content, layout=self.styles.auto_dimensions and self.display)
+            return
+        self._shown = content  # only the rows that changed are drawn again
+        width = self.size.width
+        self.refresh(*(Region(0, y, width, 1) for y in rows))
 
     def _clip(self, texts: list[Text], width: int, lines: int) -> list[Text]:
         """The texts, cut to ``lines`` lines in all (a cut line ends in "…")."""

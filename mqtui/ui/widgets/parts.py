@@ -87,3 +87,18 @@ class PartsVisual(Visual):
 
     def get_height(self, rules: RulesMap, width: int) -> int:
         return len(self._strips(width, self.parts.widget.visual_style, None))
+
+
+def changed_rows(widget: Widget, old: object, new: Parts) -> list[int] | None:
+    """The rows of ``widget``'s content that ``new`` draws differently from ``old`` (a row of a part
+    drawn before is the very same Strip); None when that is not known (``old`` is not Parts) or the
+    pane's height follows its lines and their number changed (a layout, and the whole pane drawn)."""
+    if not isinstance(old, Parts) or old.cache is not new.cache:
+        return None
+    width, style = widget.size.width, widget.visual_style
+    before = PartsVisual(old)._strips(width, style, None)
+    after = PartsVisual(new)._strips(width, style, None)
+    if len(before) != len(after) and widget.styles.auto_dimensions:
+        return None
+    rows = min(max(len(before), len(after)), widget.size.height)
+    return [y for y in range(rows) if y >= len(before) or y >= len(after) or before[y] is not after[y]]
