@@ -145,6 +145,7 @@ class GameScreen(Screen[None]):
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
         self._fight_panes: list[Widget] | None = None  # the panes moved by a fight (looked up once)
         self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
+        self._combat_panes: list[CombatPane] | None = None  # (looked up once)
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -435,7 +436,8 @@ class GameScreen(Screen[None]):
     def _on_card_highlighted(self, message: CardHighlighted) -> None:
         text = self.query_one("#card-text", Static)
         if text.content != message.text:  # (the same card, highlighted again, is on show already)
-            text.update(message.text)
+            # a hidden card box (a short screen, the hand not focused) is laid out when it is shown
+            text.update(message.text, layout=self.query_one("#card-box").display)
 
     # -- bindings -------------------------------------------------------------------------------------
 
@@ -565,7 +567,9 @@ class GameScreen(Screen[None]):
         frame = snap.view.frames[-1] if snap.view.frames else None
         if self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal:
             advice = advice_for(snap, self.cards)
-        for pane in self.query(CombatPane):
+        if self._combat_panes is None:
+            self._combat_panes = list(self.query(CombatPane))
+        for pane in self._combat_panes:
             pane.advice = advice.text if advice is not None else ""
         if advice is not None:
             self._advised = (snap.n, advice)
