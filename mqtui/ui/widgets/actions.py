@@ -7,7 +7,6 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import OptionList
-from textual.widgets.option_list import Option
 
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
@@ -88,7 +87,7 @@ class ActionList(KeptOptions, SteadyScroll, OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             if text != self._notice:  # while others play, most snapshots leave it as it is
                 self._notice = text
-                self.set_options([Option(Text(text, "italic"), disabled=True)])
+                self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
         else:
             self._labels = [
                 Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
