@@ -85,3 +85,26 @@ async def test_new_entries_appended_in_one_pass_are_the_entries_written_one_by_o
         log._rewrite_each(ENTRIES[:3])
         log._append(ENTRIES[3:] + ENTRIES * 2)
         assert shown(log) == one_by_one
+
+
+async def test_log_lines_take_the_panes_new_style() -> None:
+    """The pane's style is kept between frames (``render_line``): a new theme restyles the lines."""
+    app = LogApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        log = app.query_one(GameLog)
+        log._append(ENTRIES[:2])
+        await pilot.pause()
+
+        def fresh(y: int) -> list[tuple[str, object]]:
+            return cells(
+                log._render_line(log.scroll_offset.y + y, 0, log.scrollable_content_region.width).apply_style(
+                    log.rich_style
+                )
+            )
+
+        before = cells(log.render_line(0))
+        assert before == fresh(0)
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert cells(log.render_line(0)) == fresh(0) != before

@@ -6,6 +6,7 @@ from itertools import accumulate
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Size
@@ -51,6 +52,8 @@ class GameLog(SteadyScroll, RichLog):
         self._ends: list[int] | None = []  # where each shown entry's wrapped lines end (None: unknown)
         self._unwritten = False
         self._seat: int | None = None  # whose log is shown: another seat's means a whole rewrite
+        self._style: Style | None = None  # the pane's style (see render_line)
+        self._styled: dict[int, tuple[Strip, Strip]] = {}  # a line (by id) and the line styled
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None or snap.log is self._shown:
@@ -219,6 +222,25 @@ class GameLog(SteadyScroll, RichLog):
             self._rewrite(self._shown)
             self._to_end()
         self._wrapped_at = width
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._style = None
+
+    def render_line(self, y: int) -> Strip:
+        """RichLog's line with the pane's style, kept from frame to frame (RichLog works the style out
+        from every ancestor, and styles a new copy of the line, for each line of each frame)."""
+        if self._style is None:
+            self._style = self.rich_style
+            self._styled.clear()
+        scroll_x, scroll_y = self.scroll_offset
+        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
+        kept = self._styled.get(id(line))
+        if kept is None or kept[0] is not line:
+            if len(self._styled) > 256:
+                self._styled.clear()
+            kept = self._styled[id(line)] = (line, line.apply_style(self._style))
+        return kept[1]
 
     def line_text(self, line: LogLine) -> Text:
         symbol, name = log_style(line.kind)
