@@ -66,3 +66,45 @@ async def test_a_rewritten_log_is_the_log_written_entry_by_entry(width: int, max
         assert len(texts) == min(max_lines, len(texts)) and (one_by_one[2] is None) == (max_lines == 9)
         if max_lines == 2000:  # each entry's wrapped lines end where writing them ended them
             assert len(one_by_one[2] or ()) == len(entries) and len(texts) > len(entries)
+
+
+@pytest.mark.parametrize("width", [34, 77])
+@pytest.mark.parametrize("max_lines", [2000, 9])
+async def test_new_entries_appended_in_one_pass_are_the_entries_written_one_by_one(
+    width: int, max_lines: int
+) -> None:
+    """What a new snapshot's entries get (``_append``): the lines, styles and entry ends of writing
+    them one by one through RichLog."""
+    app = LogApp()
+    async with app.run_test(size=(width, 20)) as pilot:
+        await pilot.pause()
+        log = app.query_one(GameLog)
+        log.max_lines = max_lines
+        log._rewrite_each(ENTRIES * 3)
+        one_by_one = shown(log)
+        log._rewrite_each(ENTRIES[:3])
+        log._append(ENTRIES[3:] + ENTRIES * 2)
+        assert shown(log) == one_by_one
+
+
+async def test_log_lines_take_the_panes_new_style() -> None:
+    """The pane's style is kept between frames (``render_line``): a new theme restyles the lines."""
+    app = LogApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        log = app.query_one(GameLog)
+        log._append(ENTRIES[:2])
+        await pilot.pause()
+
+        def fresh(y: int) -> list[tuple[str, object]]:
+            return cells(
+                log._render_line(log.scroll_offset.y + y, 0, log.scrollable_content_region.width).apply_style(
+                    log.rich_style
+                )
+            )
+
+        before = cells(log.render_line(0))
+        assert before == fresh(0)
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert cells(log.render_line(0)) == fresh(0) != before

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
 
 from mqtui.bots.advice import Advice
@@ -53,6 +54,7 @@ from mqtui.ui.widgets.log import GameLog
 from mqtui.ui.widgets.map import MapView
 from mqtui.ui.widgets.room_info import RoomInfo, player_styles, room_details
 from mqtui.ui.widgets.status import StatusBar
+from mqtui.ui.widgets.steady import SteadySwitcher
 
 # game keys that map to one action kind, and the words used when that kind is not legal now
 KIND_KEYS: dict[str, ActionKind] = {
@@ -142,6 +144,9 @@ class GameScreen(SteadyScreen[None]):
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
+        self._fight_panes: list[Widget] | None = None  # the panes moved by a fight (looked up once)
+        self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
+        self._combat_panes: list[CombatPane] | None = None  # (looked up once)
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -150,7 +155,7 @@ class GameScreen(SteadyScreen[None]):
         yield StatusBar(seats, id="status").data_bind(GameScreen.snapshot)
         with Horizontal(id="body"):
             with Vertical(id="left"):
-                with ContentSwitcher(initial="map", id="main"):
+                with SteadySwitcher(initial="map", id="main"):
                     yield MapView(cards, id="map").data_bind(GameScreen.snapshot)
                     yield CombatPane(cards, seats, id="combat-main").data_bind(GameScreen.snapshot)
                 yield RoomInfo(cards, id="room-info").data_bind(GameScreen.snapshot)
@@ -312,7 +317,9 @@ class GameScreen(SteadyScreen[None]):
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
-        for pane in self.query("#room-info, #combat-side"):
+        if self._fight_panes is None:
+            self._fight_panes = list(self.query("#room-info, #combat-side"))
+        for pane in self._fight_panes:
             pane.set_class(fighting, "-fighting")
         if fighting != self._fighting:
             self._fighting = fighting
@@ -321,7 +328,10 @@ class GameScreen(SteadyScreen[None]):
                     self.query_one(ContentSwitcher).current = "combat-main"
                 else:  # leave the result up for a moment, then back to the map
                     self.set_timer(RESULT_SECONDS, self._back_to_map)
-        self.refresh_bindings()
+        keys = self._keys_depend_on()
+        if keys != self._keys:  # (most snapshots while others play change none of the keys)
+            self._keys = keys
+            self.refresh_bindings()
         turn = (view.round, view.active)
         if turn != self._turn_key:
             if self._turn_key is not None:
@@ -427,7 +437,8 @@ class GameScreen(SteadyScreen[None]):
     def _on_card_highlighted(self, message: CardHighlighted) -> None:
         text = self.query_one("#card-text", Static)
         if text.content != message.text:  # (the same card, highlighted again, is on show already)
-            text.update(message.text)
+            # a hidden card box (a short screen, the hand not focused) is laid out when it is shown
+            text.update(message.text, layout=self.query_one("#card-box").display)
 
     # -- bindings -------------------------------------------------------------------------------------
 
@@ -438,6 +449,24 @@ class GameScreen(SteadyScreen[None]):
     def _my_turn_frame(self) -> bool:
         snap = self.snapshot
         return bool(snap is not None and snap.legal and snap.view.frames and snap.view.frames[-1].kind == ACT)
+
+    def _keys_depend_on(self) -> tuple[object, ...]:
+        """What ``check_action`` reads from a snapshot (and the screen): when it is as it was, the
+        footer's keys are too (the panes refresh the keys they own themselves)."""
+        snap = self.snapshot
+        if snap is None:
+            return ()
+        turn = self._my_turn_frame()
+        return (
+            snap.legal,
+            snap.over,
+            snap.undo,
+            snap.redo,
+            turn,
+            self._fighting,
+            self.has_class("-wide"),
+            self._advisor_on(),
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         legal = self._legal()
@@ -539,7 +568,9 @@ class GameScreen(SteadyScreen[None]):
         frame = snap.view.frames[-1] if snap.view.frames else None
         if self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal:
             advice = advice_for(snap, self.cards)
-        for pane in self.query(CombatPane):
+        if self._combat_panes is None:
+            self._combat_panes = list(self.query(CombatPane))
+        for pane in self._combat_panes:
             pane.advice = advice.text if advice is not None else ""
         if advice is not None:
             self._advised = (snap.n, advice)

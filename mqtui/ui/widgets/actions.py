@@ -7,19 +7,19 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import OptionList
-from textual.widgets.option_list import Option
 
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
+from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
 
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 
 
-class ActionList(SteadyScroll, OptionList):
+class ActionList(KeptOptions, SteadyScroll, OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
 
     BINDINGS = [
@@ -55,6 +55,7 @@ class ActionList(SteadyScroll, OptionList):
         if key == self._key:
             return
         self._key = key
+        offered = len(self._entries)
         entries: list[tuple[str, list[Action]]] = []
         invites: dict[int, list[Action]] = {}
         others: list[Action] = []
@@ -86,7 +87,7 @@ class ActionList(SteadyScroll, OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             if text != self._notice:  # while others play, most snapshots leave it as it is
                 self._notice = text
-                self.set_options([Option(Text(text, "italic"), disabled=True)])
+                self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
         else:
             self._labels = [
                 Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
@@ -94,10 +95,11 @@ class ActionList(SteadyScroll, OptionList):
             ]
             self._lit = 0
             self._notice = ""
-            self.set_options(Option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
+            self.set_options(self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
         self._name_enter()
-        self.refresh_bindings()
+        if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
+            self.refresh_bindings()
 
     def _prompt(self, i: int) -> Text:
         """One line per action, cut with "…"; the highlighted one whole (it may wrap)."""

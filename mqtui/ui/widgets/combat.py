@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import re
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -20,6 +21,7 @@ from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import last_result, room_name, seat_name, window_order
+from mqtui.ui.widgets.parts import Part, PartCache, Parts, changed_rows
 from mqtui.ui.widgets.steady import SteadySize
 
 
@@ -153,6 +155,7 @@ class CombatPane(SteadySize, Static):
         self._titled = ""
         self._table: Drawn | None = None
         self._sides: dict[object, Drawn] = {}  # each side's table (see _side_drawn)
+        self._parts = PartCache()  # the lines of the header, the table and each note, as last drawn
         self._wrapped: dict[tuple[str, int], int] = {}  # lines of a text at a width
         self._log: tuple[LogLine, ...] = ()
         self._result = ""
@@ -195,6 +198,9 @@ class CombatPane(SteadySize, Static):
             self._result = last_result(log)
         self._log = log
         return self._result
+
+    def render(self) -> RenderableType:
+        return self._shown  # (what ``update`` or ``_show`` gave last)
 
     def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
         self._shown = content
@@ -291,7 +297,12 @@ class CombatPane(SteadySize, Static):
             self._table = Drawn(
                 (sides, good, bad), side_by_side(heroes, self._side_drawn("Monsters", sides[1], bad))
             )
-        self._show(Group(header, self._table, *notes), (header, sides, notes, good, bad))
+        parts: list[Part] = [
+            (header.markup, header),
+            (self._table, self._table),
+            *((n.markup, n) for n in notes),
+        ]
+        self._show(Parts(self, self._parts, parts), (header, sides, notes, good, bad))
 
     def _side_drawn(self, title: str, side: Side, style: Style | str) -> Drawn:
         """One side's table, drawn again only when that side changes (a card played for the heroes
@@ -316,7 +327,15 @@ class CombatPane(SteadySize, Static):
         if what == self._what:
             return
         self._what = what
-        self.update(content, layout=self.styles.auto_dimensions and self.display)
+        rows = (
+            changed_rows(self, self._shown, content) if isinstance(content, Parts) and self.display else None
+        )
+        if rows is None:
+            self.update(content, layout=self.styles.auto_dimensions and self.display)
+            return
+        self._shown = content  # only the rows that changed are drawn again
+        width = self.size.width
+        self.refresh(*(Region(0, y, width, 1) for y in rows))
 
     def _clip(self, texts: list[Text], width: int, lines: int) -> list[Text]:
         """The texts, cut to ``lines`` lines in all (a cut line ends in "…")."""

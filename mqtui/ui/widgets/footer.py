@@ -1,27 +1,30 @@
-"""A footer that rebuilds only when the keys it shows really change.
+"""The footer: the keys that work now, on one line that this one widget draws.
 
-Textual's Footer recomposes on every ``refresh_bindings`` call; the game screen refreshes its bindings
-on every snapshot (they follow what is legal), which made the footer rebuild hundreds of times a
-second when computer players move fast. This one compares what it would show first: the same keys
-with the same words are left alone, and when only some keys became possible or impossible, those keys
-are greyed or lit in place (a rebuild restyles every key and lays the screen out again).
+Textual's Footer is a row of key widgets and recomposes on every ``refresh_bindings``; the game screen
+refreshes its bindings on every snapshot (they follow what is legal). Here the keys are worked out
+once per change (a few refreshes in one step make one check), compared with the keys on show, and a
+change draws this one line again: no widget is mounted, restyled or laid out, whatever changed
+(a key's words, a key shown or hidden, a key greyed out or lit).
+
+It looks like Textual's compact or normal footer (the same component styles as ``FooterKey``); a
+click on a key presses it (a key not possible now rings the bell), and the key under the mouse is
+lit and gives its tooltip, if it has one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.screen import Screen
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
-from mqtui.ui.widgets.steady import SteadySize
+BAR = "▏"  # the left edge before the command palette's key (Textual's ``vkey`` border)
 
 
 class KeySpec(NamedTuple):
@@ -36,196 +39,211 @@ class KeySpec(NamedTuple):
     palette: bool = False
 
 
-class QuietKey(SteadySize, FooterKey):
-    """A footer key whose new width moves the keys after it in one layout, not two, and that is
-    greyed out without restyling it from the whole stylesheet (FooterKey's class ``-disabled`` only
-    sets ``text-style: dim``; setting that on the key itself looks the same)."""
+class Shown(NamedTuple):
+    """A key on show and the columns it takes (``start`` up to, not including, ``end``)."""
 
-    def __init__(
-        self,
-        key: str,
-        key_display: str,
-        description: str,
-        action: str,
-        disabled: bool = False,
-        tooltip: str = "",
-        classes: str = "",
-    ) -> None:
-        super().__init__(key, key_display, description, action, tooltip=tooltip, classes=classes)
-        grey(self, disabled)
+    start: int
+    end: int
+    spec: KeySpec
 
 
-def grey(key: FooterKey, disabled: bool) -> None:
-    """Grey a key out (a key that is not possible now) or light it."""
-    if isinstance(key, QuietKey):
-        if disabled != key._disabled:
-            key.styles.text_style = "dim" if disabled else None
-    else:
-        key.set_class(disabled, "-disabled")
-    key._disabled = disabled  # (what FooterKey checks when clicked)
+class QuietFooter(Widget, can_focus=False):
+    """Only the keys that fit whole, in order (the screen lists the most needed first): a key cut at
+    the right edge ("s Sea") says nothing. Key groups are not supported (no screen of ours has one)."""
 
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"footer-key--key", "footer-key--description", "footer-key--hover", "footer-key--bar"}
+    DEFAULT_CSS = """
+    QuietFooter {
+        dock: bottom;
+        height: 1;
+        text-wrap: nowrap;
+        color: $footer-foreground;
+        background: $footer-background;
+        .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .footer-key--hover {
+            background: $block-hover-background;
+        }
+        .footer-key--bar {
+            color: $foreground 20%;
+        }
+    }
+    """
 
-class QuietFooter(SteadySize, Footer):
     def __init__(self, *, compact: bool = False, show_command_palette: bool = True) -> None:
-        super().__init__(compact=compact, show_command_palette=show_command_palette)
-        self._shown: object = None
-        self._layout: object = None
+        super().__init__()
+        self.compact = compact
+        self.show_command_palette = show_command_palette
+        self.shown: list[Shown] = []
+        """The keys on show, left to right (the command palette's, at the right edge, last)."""
+        self._ready = False  # the screen has told its keys once
         self._queued = False
-        self._width = 0
+        self._hover: int | None = None  # which of ``shown`` is under the mouse
+        self._drawn: Strip | None = None
+        self._styles: dict[str, Style] = {}
 
-    def compose(self) -> ComposeResult:
-        """Only the keys that fit whole, in order (the screen lists the most needed first): a key cut
-        at the right edge ("s Sea") says nothing."""
-        specs = self._specs()
-        if specs is None:  # key groups: Footer's own way, cut to the keys that fit
-            yield from self._fit(super().compose())
-            return
-        for spec in specs:
-            key = QuietKey(
-                spec.key,
-                spec.display,
-                spec.description,
-                spec.action,
-                disabled=spec.disabled,
-                tooltip=spec.tooltip,
-                classes="-command-palette" if spec.palette else "",
-            )
-            yield key if spec.palette else key.data_bind(compact=Footer.compact)
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
 
-    def _fits(self, display: str, description: str, used: int) -> int:
-        """The room used once this key is added, or -1 if it does not fit."""
-        need = cell_len(display) + 1 + (cell_len(description) + 1 if description else 0)
-        return used + need if used + need <= self._width else -1
-
-    def _fit(self, items: Iterable[Widget]) -> Iterator[Widget]:
-        self._width = self.size.width or self.app.size.width
-        used = 0
-        for item in items:
-            if isinstance(item, FooterKey):
-                room = self._fits(item.key_display, item.description, used)
-                if room < 0:
-                    continue  # (a later, shorter key may still fit)
-                used = room
-            yield item
-
-    def _specs(self) -> list[KeySpec] | None:
-        """The keys that fit, as Footer would make them (one per action), without making widgets;
-        None when some key is in a group (Footer nests those)."""
-        self._width = self.size.width or self.app.size.width
-        if not self._bindings_ready:
-            return []
-        active = self.screen.active_bindings
-        firsts: dict[str, tuple[Binding, bool, str]] = {}
-        for _node, binding, enabled, tooltip in active.values():
-            if binding.show:
-                if binding.group is not None:
-                    return None
-                firsts.setdefault(binding.action, (binding, enabled, tooltip))
-        specs: list[KeySpec] = []
-        used = 0
-        for binding, enabled, tooltip in firsts.values():
-            display = self.app.get_key_display(binding)
-            room = self._fits(display, binding.description, used)
-            if room >= 0:
-                used = room
-                specs.append(
-                    KeySpec(binding.key, display, binding.description, binding.action, not enabled, tooltip)
-                )
-        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
-            palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-            if palette is not None:
-                _node, binding, enabled, _tooltip = palette
-                tip = binding.tooltip or binding.description
-                display = self.app.get_key_display(binding)
-                if self._fits(display, binding.description, used) >= 0:
-                    specs.append(
-                        KeySpec(
-                            binding.key, display, binding.description, binding.action, not enabled, tip, True
-                        )
-                    )
-        return specs
-
-    def on_resize(self, event: events.Resize) -> None:
-        if event.size.width != self._width:
-            self._shown = None
-            self.call_later(self.recompose)
-
-    @staticmethod
-    def _signature(screen: Screen[object]) -> tuple[tuple[str, str, str, bool], ...]:
-        """The keys on show (hidden ones come and go with what is legal, unseen), and which are lit."""
-        return tuple(
-            (key, active.binding.action, active.binding.description, active.enabled)
-            for key, active in screen.active_bindings.items()
-            if active.binding.show
-        )
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         # Several refreshes in one step (the screen and each pane ask) make one check, after the frame:
         # working out the active keys is not free, and a key press should reach the screen first.
-        if self.is_attached and screen is self.screen:
-            if not self._queued:
-                self._queued = True
-                self.call_later(self._check, screen)
+        self._ready = True
+        if not screen.app.app_focus:  # (as Textual's footer: the focus is away, its keys are not)
             return
-        super().bindings_changed(screen)
+        if self.is_attached and screen is self.screen and not self._queued:
+            self._queued = True
+            self.call_later(self._check)
 
-    def _check(self, screen: Screen[object]) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        self._check()
+
+    def _check(self) -> None:
         self._queued = False
-        if self.is_attached and screen is self.screen:
-            signature = self._signature(screen)
-            if signature == self._shown:
-                return
-            layout = tuple(entry[:3] for entry in signature)
-            same_keys = layout == self._layout
-            self._shown, self._layout = signature, layout
-            if same_keys and self._relight(screen):
-                return
-            if not same_keys and self._relabel():
-                return
-        super().bindings_changed(screen)
+        if not self.is_attached:
+            return
+        shown = self._place(self._specs()) if self._ready else []
+        if shown != self.shown:
+            self.shown = shown
+            self._hover = None
+            self._redraw()
 
-    def _relabel(self) -> bool:
-        """Show the new keys in the key widgets already there (their letters, words and light), hiding
-        the ones left over or adding widgets at the end, instead of rebuilding all of them (a rebuild
-        mounts and styles every key again, and a key mounted or removed lays the screen out once more
-        after the frame); False when that cannot give what a rebuild shows."""
-        keys = list(self.children)
-        if not keys or not self._bindings_ready:  # the first keys are built by Footer itself
-            return False
-        specs = self._specs()
-        if specs is None or not all(isinstance(k, FooterKey) for k in keys):
-            return False
-        for k, spec in zip(keys, specs, strict=False):
-            assert isinstance(k, FooterKey)
-            if k.has_class("-command-palette") != spec.palette:
-                return False
-        for k, spec in zip(keys, specs, strict=False):
-            assert isinstance(k, FooterKey)
-            if (k.key_display, k.description) != (spec.display, spec.description):
-                # a key as wide as before keeps its place: only its own cells are drawn again
-                wider = cell_len(k.key_display + k.description) != cell_len(spec.display + spec.description)
-                k.key_display, k.description = spec.display, spec.description
-                k.refresh(layout=wider or not k.description or not spec.description)
-            k.display = True
-            k.key, k.action = spec.key, spec.action
-            if k._disabled != spec.disabled:
-                grey(k, spec.disabled)
-            if k.tooltip != (spec.tooltip or None):
-                k.tooltip = spec.tooltip or None
-        for k in keys[len(specs) :]:
-            k.display = False
-        if len(specs) > len(keys):
-            self.mount_all(list(self.compose())[len(keys) :])
-        return True
+    def _width(self, spec: KeySpec) -> tuple[int, int]:
+        """The columns a key takes, and the room after it (what FooterKey's styles give it)."""
+        gap = 1 if self.compact else 0
+        if not spec.description:
+            return cell_len(spec.display), gap
+        own = cell_len(spec.display) + cell_len(spec.description) + 1
+        if spec.palette:  # the bar before it (and in a normal footer, its padding at the right)
+            own += 1 if self.compact else 2
+        elif not self.compact:  # the padding around the key
+            own += 2
+        return own, gap
 
-    def _relight(self, screen: Screen[object]) -> bool:
-        """Grey or light the shown keys in place; False if the keys on show are not the expected ones."""
-        enabled = {(a.binding.key, a.binding.action): a.enabled for a in screen.active_bindings.values()}
-        keys = [k for k in self.query_children(FooterKey) if k.display]
-        if not keys or any((k.key, k.action) not in enabled for k in keys if k.action != "command_palette"):
-            return False
-        for k in keys:
-            on = enabled.get((k.key, k.action), True)
-            if k._disabled == on:
-                grey(k, not on)
-        return True
+    def _specs(self) -> list[KeySpec]:
+        """What the screen's keys would make in Textual's footer (the first key of each action)."""
+        active = self.screen.active_bindings
+        firsts: dict[str, KeySpec] = {}
+        for _node, binding, enabled, tooltip in active.values():
+            if binding.show and binding.action not in firsts:
+                display = self.app.get_key_display(binding)
+                firsts[binding.action] = KeySpec(
+                    binding.key, display, binding.description, binding.action, not enabled, tooltip
+                )
+        specs = list(firsts.values())
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if palette is not None:
+                _node, binding, enabled, _tooltip = palette
+                display = self.app.get_key_display(binding)
+                tip = binding.tooltip or binding.description
+                specs.append(
+                    KeySpec(binding.key, display, binding.description, binding.action, not enabled, tip, True)
+                )
+        return specs
+
+    def _place(self, specs: list[KeySpec]) -> list[Shown]:
+        """The keys that fit whole, where they go."""
+        room = self.size.width or self.app.size.width
+        shown: list[Shown] = []
+        used = 0
+        for spec in specs:
+            own, gap = self._width(spec)
+            if used + own + gap > room:
+                continue  # (a later, shorter key may still fit)
+            shown.append(Shown(used, used + own, spec))
+            used += own + gap
+        if shown and shown[-1].spec.palette:  # docked at the right edge
+            start, end, spec = shown[-1]
+            gap = self._width(spec)[1]
+            shown[-1] = Shown(room - gap - (end - start), room - gap, spec)
+        return shown
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._drawn = None  # (a new theme)
+        self._styles.clear()
+
+    def _style(self, part: str) -> Style:
+        """A part's style (Textual forgets them at each refresh; they change only with the styles)."""
+        style = self._styles.get(part)
+        if style is None:
+            style = self._styles[part] = self.get_component_rich_style(f"footer-key--{part}")
+        return style
+
+    def _redraw(self) -> None:
+        self._drawn = None
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """The one line (drawn once for the keys on show: the screen asks for it again each frame
+        that draws any cell of it)."""
+        if self._drawn is None:
+            width = self.size.width
+            drawn = Visual.to_strips(self, visualize(self, self.line()), width, 1, self.visual_style)
+            self._drawn = drawn[0] if drawn else Strip.blank(width, self.visual_style.rich_style)
+        return self._drawn
+
+    def line(self) -> Text:
+        """The keys on show, as drawn."""
+        key_style, words_style = self._style("key"), self._style("description")
+        hover = Style(bgcolor=self._style("hover").bgcolor)
+        text = Text(no_wrap=True, overflow="crop", end="")
+        used = 0
+        for i, (start, end, spec) in enumerate(self.shown):
+            text.append(" " * (start - used))
+            used = end
+            on = Style(dim=True) if spec.disabled else Style()
+            if i == self._hover:
+                on = hover + on
+            if spec.palette:
+                text.append(BAR, self._style("bar") + on)
+            pad = "" if self.compact or spec.palette else " "  # (Textual's palette key is always compact)
+            if spec.description:
+                text.append(f"{pad}{spec.display}{pad}", key_style + on)
+                words = f"{spec.description} " if pad else f" {spec.description}"
+                text.append(words, words_style + on)
+                if spec.palette and not self.compact:
+                    text.append(" ", on)
+            else:
+                text.append(spec.display, key_style + on)
+        return text
+
+    def _at(self, x: int) -> int | None:
+        for i, (start, end, _spec) in enumerate(self.shown):
+            if start <= x < end:
+                return i
+        return None
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        i = self._at(event.x)
+        if i is not None:
+            spec = self.shown[i].spec
+            if spec.disabled:
+                self.app.bell()
+            else:
+                self.app.simulate_key(spec.key)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        i = self._at(event.x)
+        if i != self._hover:
+            self._hover = i
+            self.tooltip = (self.shown[i].spec.tooltip or None) if i is not None else None
+            self._redraw()
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.tooltip = None
+            self._redraw()

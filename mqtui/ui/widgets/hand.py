@@ -16,6 +16,7 @@ from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import card_kind, card_name, card_of, card_text, charity_terms, deck_word
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, CharityRequested, Explain
+from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
 
 # key action -> (action kinds it means, words for the explanation)
@@ -29,7 +30,7 @@ KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
 }
 
 
-class CardList(SteadyScroll, OptionList):
+class CardList(KeptOptions, SteadyScroll, OptionList):
     """The hand pane. Enter plays the highlighted card (or asks how, when it has several uses)."""
 
     BINDINGS = [
@@ -101,10 +102,12 @@ class CardList(SteadyScroll, OptionList):
             if not pile and title != "Hand":
                 continue
             options.append(
-                Option(Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True, id=f"head-{title}")
+                self.kept_option(
+                    Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True, id=f"head-{title}"
+                )
             )
             for uid in pile:
-                options.append(Option(self._prompt(uid), id=f"card-{uid}"))
+                options.append(self.kept_option(self._prompt(uid), id=f"card-{uid}"))
         self.set_options(options)
         self.border_subtitle = f"{len(hero.hand)} in hand"
         ids = [o.id for o in options]

@@ -6,6 +6,7 @@ from itertools import accumulate
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Size
@@ -51,6 +52,8 @@ class GameLog(SteadyScroll, RichLog):
         self._ends: list[int] | None = []  # where each shown entry's wrapped lines end (None: unknown)
         self._unwritten = False
         self._seat: int | None = None  # whose log is shown: another seat's means a whole rewrite
+        self._style: Style | None = None  # the pane's style (see render_line)
+        self._styled: dict[int, tuple[Strip, Strip]] = {}  # a line (by id) and the line styled
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None or snap.log is self._shown:
@@ -78,9 +81,8 @@ class GameLog(SteadyScroll, RichLog):
                 self._rewrite(log)
                 new = ()
         self._shown = log
-        for line in new:
-            self._write(line)
         if new:
+            self._append(new)
             self._to_end()
 
     def _write(self, line: LogLine) -> None:
@@ -89,15 +91,73 @@ class GameLog(SteadyScroll, RichLog):
             trimmed = int(getattr(self, "_start_line", 1))
             self._ends = None if trimmed else [*self._ends, len(self.lines)]
 
+    def _wrap_width(self) -> int:
+        """The width ``write`` wraps entries at (0: not known yet): max(min(an entry's width, the
+        pane's, the console's), min_width); an entry that fits is never broken, so this one width
+        gives every entry the same rows."""
+        if not self._size_known:
+            return 0
+        width = max(
+            min(self.scrollable_content_region.width, self.app.console.options.max_width), self.min_width
+        )
+        return max(width, 0)
+
+    def _rows(self, line: LogLine, width: int) -> list[Text]:
+        """An entry's rows, wrapped as ``write`` wraps it."""
+        console = self.app.console
+        options = console.options
+        text = self.line_text(line)
+        text.expand_tabs()
+        plain = text.plain
+        if "\n" not in plain and cell_len(plain) <= width and not (text.justify or options.justify):
+            return [text]  # what ``wrap`` gives a line that fits, without its cost
+        return list(
+            text.wrap(
+                console,
+                width,
+                justify=text.justify or options.justify or "default",
+                overflow=text.overflow or options.overflow or "fold",
+                tab_size=console.tab_size if text.tab_size is None else text.tab_size,
+                no_wrap=text.no_wrap if text.no_wrap is not None else bool(options.no_wrap),
+            )
+        )
+
+    def _strips(self, rows: list[Text]) -> list[Strip]:
+        """The rows drawn in one pass."""
+        if not rows:
+            return []
+        segments = Text("\n").join(rows).render(self.app.console, end="\n")
+        return Strip.from_lines(list(Segment.split_lines(segments)))
+
+    def _append(self, entries: tuple[LogLine, ...]) -> None:
+        """Write new entries at the end: the lines ``write`` gives each, drawn in one pass, and the
+        pane's size (and scroll bar) set once for all of them."""
+        width = self._wrap_width()
+        if width < 1:
+            for line in entries:
+                self._write(line)
+            return
+        chunks = [self._rows(line, width) for line in entries]
+        strips = self._strips([row for rows in chunks for row in rows])
+        if self._ends is not None:  # where each new entry's lines end
+            self._ends += list(accumulate((len(rows) for rows in chunks), initial=len(self.lines)))[1:]
+        self.lines.extend(strips)
+        limit = self.max_lines
+        if limit is not None and len(self.lines) > limit:  # (as ``write`` drops the oldest lines)
+            self._start_line += len(self.lines) - limit
+            self.lines = self.lines[-limit:]
+            self.refresh()
+        if int(getattr(self, "_start_line", 1)):  # unknown once old lines are dropped
+            self._ends = None
+        widest = max((strip.cell_length for strip in strips), default=0)
+        self._widest_line_width = max(self._widest_line_width, widest)
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+
     def _rewrite(self, log: tuple[LogLine, ...]) -> None:
         """Wrap the whole log again in one pass: the lines ``write`` would give entry by entry (the
         same wrap width, ``max_lines`` kept), without its per-entry measure, render and resize."""
-        console = self.app.console
-        options = console.options
-        # ``write`` wraps an entry at max(min(its width, the pane's, the console's), min_width); an entry
-        # that fits is never broken, so this one width gives every entry the same rows
-        width = max(min(self.scrollable_content_region.width, options.max_width), self.min_width)
-        if not self._size_known or width < 1:
+        width = self._wrap_width()
+        if width < 1:
             self._rewrite_each(log)
             return
         limit = self.max_lines
@@ -106,27 +166,11 @@ class GameLog(SteadyScroll, RichLog):
         for line in reversed(log):  # older entries past ``max_lines`` are never shown: not wrapped
             if limit is not None and rows_seen >= limit:
                 break
-            text = self.line_text(line)
-            text.expand_tabs()
-            plain = text.plain
-            if "\n" not in plain and cell_len(plain) <= width and not (text.justify or options.justify):
-                chunks.append([text])  # what ``wrap`` gives a line that fits, without its cost
-                rows_seen += 1
-                continue
-            rows = text.wrap(
-                console,
-                width,
-                justify=text.justify or options.justify or "default",
-                overflow=text.overflow or options.overflow or "fold",
-                tab_size=console.tab_size if text.tab_size is None else text.tab_size,
-                no_wrap=text.no_wrap if text.no_wrap is not None else bool(options.no_wrap),
-            )
-            chunks.append(list(rows))
+            rows = self._rows(line, width)
+            chunks.append(rows)
             rows_seen += len(rows)
         chunks.reverse()
-        wrapped = [row for rows in chunks for row in rows]
-        segments = Text("\n").join(wrapped).render(console, end="\n")
-        lines = Strip.from_lines(list(Segment.split_lines(segments))) if wrapped else []
+        lines = self._strips([row for rows in chunks for row in rows])
         dropped = len(log) - len(chunks)
         if limit is not None and len(lines) > limit:
             dropped += len(lines) - limit
@@ -178,6 +222,25 @@ class GameLog(SteadyScroll, RichLog):
             self._rewrite(self._shown)
             self._to_end()
         self._wrapped_at = width
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._style = None
+
+    def render_line(self, y: int) -> Strip:
+        """RichLog's line with the pane's style, kept from frame to frame (RichLog works the style out
+        from every ancestor, and styles a new copy of the line, for each line of each frame)."""
+        if self._style is None:
+            self._style = self.rich_style
+            self._styled.clear()
+        scroll_x, scroll_y = self.scroll_offset
+        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
+        kept = self._styled.get(id(line))
+        if kept is None or kept[0] is not line:
+            if len(self._styled) > 256:
+                self._styled.clear()
+            kept = self._styled[id(line)] = (line, line.apply_style(self._style))
+        return kept[1]
 
     def line_text(self, line: LogLine) -> Text:
         symbol, name = log_style(line.kind)

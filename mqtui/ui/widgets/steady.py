@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from textual.geometry import Size
 from textual.reactive import Reactive
+from textual.widgets import ContentSwitcher
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -32,6 +33,10 @@ class SteadySize(_Base):
     scroll (the layout that resized one has drawn it already)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
+class SteadySwitcher(SteadySize, ContentSwitcher):
+    """A ContentSwitcher (it does not scroll) whose pane switched, or resized, is laid out once."""
 
 
 class SteadyScroll(_Base):

@@ -1,0 +1,57 @@
+"""Option lists whose options, made again with the same words, are not drawn again.
+
+The actions and hand panes set all their options again for each snapshot that changes them, and an
+OptionList forgets every option's drawn lines when its options are set: a player's next decision
+draws "1 Pass", "2 End phase"... again, though most of them read as before. ``KeptOptions`` hands out
+the same ``Option`` for the same prompt (it keeps its Textual visual and its height), and keeps each
+option's drawn lines by the option, its place, its style and the room it had.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from textual.strip import Strip
+    from textual.style import Style
+    from textual.widgets import OptionList
+
+    _Base = OptionList
+else:
+    _Base = object
+
+LIMIT = 512  # options (and drawn options) kept at most; then forgotten all at once
+
+
+class KeptOptions(_Base):
+    """Mix in before an OptionList class (``class Pane(KeptOptions, OptionList)``)."""
+
+    _made: dict[tuple[str, str | None, bool], tuple[Option, Text]] | None = None
+    _drawn: dict[tuple[object, ...], tuple[object, list[Strip]]] | None = None
+
+    def kept_option(self, prompt: Text, *, id: str | None = None, disabled: bool = False) -> Option:
+        """An option showing ``prompt``: the one made before for the same words and styles, if its
+        prompt was not replaced since."""
+        if self._made is None or len(self._made) > LIMIT:
+            self._made = {}
+        key = (prompt.markup, id, disabled)
+        made = self._made.get(key)
+        if made is not None and made[0].prompt is made[1]:
+            return made[0]
+        option = Option(prompt, id=id, disabled=disabled)
+        self._made[key] = (option, prompt)
+        return option
+
+    def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
+        if self._drawn is None or len(self._drawn) > LIMIT:
+            self._drawn = {}
+        visual = self._get_visual(option)  # (a new one when the option's prompt is replaced)
+        padding = self.get_component_styles("option-list--option").padding
+        key = (option, self._option_to_index[option], style, padding, self.scrollable_content_region.width)
+        drawn = self._drawn.get(key)
+        if drawn is None or drawn[0] is not visual:
+            drawn = self._drawn[key] = (visual, super()._get_option_render(option, style))
+        return drawn[1]

@@ -1,0 +1,51 @@
+"""The combat pane draws again only the rows of the fight that changed (a new note, a new sum): what it
+shows is then what a whole new drawing of the pane shows, cell for cell."""
+
+from __future__ import annotations
+
+import random
+
+from textual.geometry import Region
+from textual.strip import Strip
+from ui_helpers import local_app, settle, store_for
+
+import mqtui.ui.widgets.combat as combat
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.widgets.combat import CombatPane
+
+
+def cells(strips: list[Strip]) -> list[list[tuple[str, object]]]:
+    return [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
+
+
+async def test_a_fight_drawn_row_by_row_is_the_fight_drawn_whole(monkeypatch) -> None:
+    partial = 0
+    changed_rows = combat.changed_rows
+
+    def counted(*args: object) -> list[int] | None:
+        nonlocal partial
+        rows = changed_rows(*args)  # type: ignore[arg-type]
+        partial += rows is not None
+        return rows
+
+    monkeypatch.setattr(combat, "changed_rows", counted)
+    store = store_for((("Ann", "human"), ("Bob", "human"), ("Cy", "human")), seed=11, setup_done=False)
+    app = local_app(store, handoff=False)
+    rng = random.Random(11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for _ in range(120):
+            who = store.engine.deciding(store.state)
+            if who < 0:
+                break
+            store.apply(rng.choice(list(store.engine.legal(store.state, who))))
+            await settle(pilot, app)
+            (game,) = [s for s in app.screen_stack if isinstance(s, GameScreen)]
+            for pane in game.query(CombatPane):
+                if not pane.display or not pane.size:
+                    continue
+                whole = Region(0, 0, *pane.outer_size)
+                shown = cells(pane.render_lines(whole))
+                pane.refresh()  # forget every drawn row
+                assert cells(pane.render_lines(whole)) == shown
+    assert partial > 5  # fights were drawn row by row

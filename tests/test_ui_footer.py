@@ -1,0 +1,84 @@
+"""The footer: it shows the keys that work now (and follows the game), and a click on a key presses it."""
+
+from __future__ import annotations
+
+import pytest
+from ui_helpers import make_app, settle, store_for
+
+from mqtui.ui.screens.help import HelpScreen
+from mqtui.ui.widgets.footer import QuietFooter
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path))
+    return tmp_path
+
+
+def drawn(footer: QuietFooter) -> str:
+    """The footer's line as it hands it to the screen."""
+    return footer.render_line(0).text
+
+
+async def test_the_footer_follows_what_is_legal() -> None:
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        footer = app.screen.query_one(QuietFooter)
+        before = drawn(footer)
+        assert "space End phase" in before and "Undo" not in before
+        await pilot.press("space")  # end the action phase: over the hand limit, nothing left to end
+        await settle(pilot, app)
+        assert store.state.frames[-1].kind == "charity"
+        after = drawn(footer)
+        assert "End phase" not in after and "^z Undo" in after
+        for start, end, key in footer.shown:  # each key drawn whole where a click finds it
+            assert after[start:end] == f"{key.display} {key.description}"
+            assert end <= footer.size.width
+
+
+async def test_a_click_on_a_footer_key_presses_it() -> None:
+    app = make_app(store_for())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        footer = app.screen.query_one(QuietFooter)
+        (help_key,) = [k for k in footer.shown if k.spec.description == "Help"]
+        await pilot.click(QuietFooter, offset=(help_key.end - 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_a_greyed_key_is_drawn_dim_and_a_click_on_it_only_rings_the_bell() -> None:
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(160, 40)) as pilot:  # wide: the keys greyed in your turn fit
+        await settle(pilot, app)
+        footer = app.screen.query_one(QuietFooter)
+        (search,) = [k for k in footer.shown if k.spec.description == "Search"]
+        assert search.spec.disabled  # nothing to search in the action phase's first step
+        dim = {seg.text.strip() for seg in footer.render_line(0) if seg.style and seg.style.dim}
+        assert {"s", "Search"} <= dim and "Help" not in dim
+        rings: list[bool] = []
+        app.bell = lambda: rings.append(True)  # type: ignore[method-assign]
+        actions = len(store.actions)
+        await pilot.click(QuietFooter, offset=(search.start, 0))
+        await pilot.pause()
+        assert rings and len(store.actions) == actions
+
+
+async def test_the_footer_takes_a_new_theme() -> None:
+    app = make_app(store_for(), theme="mq-dark")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        footer = app.screen.query_one(QuietFooter)
+
+        def key_colour() -> str:
+            (seg,) = [seg for seg in footer.render_line(0) if seg.text == "?"]
+            assert seg.style is not None and seg.style.color is not None
+            return seg.style.color.triplet.hex if seg.style.color.triplet else ""
+
+        assert key_colour().lower() == "#e0b050"  # themes/mq-dark.toml footer-key-foreground
+        app.theme = "mq-light"
+        await pilot.pause()
+        assert key_colour().lower() == "#7a4a12"
