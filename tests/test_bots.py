@@ -51,14 +51,14 @@ def ask(engine: Engine, bot: object, s: State) -> Choice:
 
 @pytest.mark.slow
 def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine: Engine) -> None:
-    games = (("random", range(1, 9)), ("normal", range(20, 26)))
+    games = (("random", range(1, 9)), ("normal", range(100, 106)))
     assert legal_choices_everywhere(engine, NormalBot, games) >= 2000
 
 
 @pytest.mark.slow
 def test_random_and_hard_bots_choose_only_legal_actions(engine: Engine) -> None:
     asked = 0
-    for s in positions(engine, range(40, 46), every=5, drivers="normal"):
+    for s in positions(engine, range(100, 106), every=5, drivers="normal"):
         seat = engine.deciding(s)
         legal = engine.legal(s, seat)
         for bot in (make_bot("random", asked), quick_hard(asked)):
@@ -80,7 +80,7 @@ def test_every_bot_kind_can_be_made() -> None:
 
 @pytest.mark.slow
 def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
-    for s in positions(engine, range(50, 53), every=15, drivers="normal"):
+    for s in positions(engine, range(100, 103), every=15, drivers="normal"):
         seat = engine.deciding(s)
         legal = list(engine.legal(s, seat))
         view = view_for(s, seat)
@@ -94,7 +94,7 @@ def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
 def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
     rnd = random.Random(3)
     checked = 0
-    for s, seat, other in hidden_variants(engine, range(60, 66), every=6, rnd=rnd):
+    for s, seat, other in hidden_variants(engine, range(106, 112), every=6, rnd=rnd):
         view, other_view = view_for(s, seat), view_for(other, seat)
         legal = list(engine.legal(s, seat))
         other_legal = list(engine.legal(other, seat))
@@ -117,7 +117,7 @@ def test_a_sampled_state_looks_exactly_like_the_view(engine: Engine, odds: dict[
     rnd = random.Random(5)
     t = engine.cards
     everything = sorted(range(len(t.deck_of)))
-    for s in positions(engine, range(70, 73), every=25, drivers="normal"):
+    for s in positions(engine, range(100, 103), every=25, drivers="normal"):
         seat = engine.deciding(s)
         view = view_for(s, seat)
         sample = sample_state(t, view, seat, rnd, odds)
@@ -148,7 +148,7 @@ def test_hand_odds_deal_what_players_really_hold(engine: Engine) -> None:
         return held
 
     # the first position (round 3 on) where a uniform deal gives the other hands one-shots at all
-    for s in positions(engine, range(80, 100), every=40, drivers="normal"):
+    for s in positions(engine, range(100, 120), every=40, drivers="normal"):
         if s.round < 3:
             continue
         seat = engine.deciding(s)
@@ -195,7 +195,7 @@ def test_normal_bot_beats_random_bots(engine: Engine) -> None:
 
 def _fight_position(engine: Engine, want: str) -> State:
     """A real position whose top frame is ``want`` (found by playing normal bots)."""
-    for s in positions(engine, range(80, 120), every=1, drivers="normal"):
+    for s in positions(engine, range(100, 140), every=1, drivers="normal"):
         if s.frames and s.frames[-1].kind == want and len(s.heroes) == 4:
             return s
     raise AssertionError(f"no {want} position found")

@@ -18,7 +18,7 @@ from mqtui.sim import play_game
 
 @pytest.mark.slow
 def test_easy_bot_chooses_only_legal_actions(engine: Engine) -> None:
-    games = (("random", range(1, 5)), ("easy", range(20, 24)))
+    games = (("random", range(1, 5)), ("easy", range(30, 34)))
     assert legal_choices_everywhere(engine, EasyBot, games) >= 800
 
 
