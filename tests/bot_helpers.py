@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
+import pytest
 
 from mqtui.bots import Bot, make_bot
 from mqtui.engine.actions import Action
@@ -16,6 +17,10 @@ from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import REWARD, STAGE_OVER, State
 from mqtui.engine.view import view_for
+
+# on the tests that draw positions from these games: xdist runs them on one worker, which then plays
+# each game once (``positions`` replays it for the next test)
+same_games = pytest.mark.xdist_group("bot-games")
 
 
 def new_game(engine: Engine, seed: int, players: int = 4) -> State:

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from bot_helpers import hidden_variants, positions
+from bot_helpers import hidden_variants, positions, same_games
 
 from mqtui.bots.advice import Advice, advise, you
 from mqtui.bots.normal import decide
@@ -20,6 +20,9 @@ from mqtui.store import LocalStore, Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal_content"
+
+
+pytestmark = same_games
 
 
 def ask(engine: Engine, s: State) -> Advice | None:

@@ -9,7 +9,7 @@ import random
 
 import msgspec
 import pytest
-from bot_helpers import hidden_variants, legal_choices_everywhere, new_game, positions
+from bot_helpers import hidden_variants, legal_choices_everywhere, new_game, positions, same_games
 
 from mqtui.bots import BOT_KINDS, Choice, make_bot
 from mqtui.bots.easy import EasyBot
@@ -32,6 +32,8 @@ from mqtui.engine.state import (
 )
 from mqtui.engine.view import view_for
 from mqtui.sim import play_game
+
+pytestmark = same_games
 
 
 def quick_hard(seed: int) -> HardBot:

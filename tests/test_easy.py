@@ -5,7 +5,7 @@ fair terms, and still beats random play."""
 from __future__ import annotations
 
 import pytest
-from bot_helpers import legal_choices_everywhere, positions
+from bot_helpers import legal_choices_everywhere, positions, same_games
 
 from mqtui.bots import make_bot
 from mqtui.bots.easy import EasyBot, fair_terms
@@ -14,6 +14,8 @@ from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import WINDOW, State
 from mqtui.engine.view import view_for
 from mqtui.sim import play_game
+
+pytestmark = same_games
 
 
 @pytest.mark.slow
