@@ -43,8 +43,11 @@ def _game(engine: Engine, seed: int, drivers: str) -> _Game:
     return _Game(engine, seed, drivers)
 
 
-def positions(engine: Engine, seeds: range, every: int, drivers: str = "random") -> Iterator[State]:
-    """States met while ``drivers`` bots play whole games, one in ``every`` decisions.
+def positions(
+    engine: Engine, seeds: range, every: int, drivers: str = "random", copy: bool = True
+) -> Iterator[State]:
+    """States met while ``drivers`` bots play whole games, one in ``every`` decisions (``copy=False``:
+    the game's own state, for a caller that only reads it before asking for the next one).
 
     Each game is played once per process (per xdist worker): its actions are kept, and a later call
     replays them (the engine is deterministic), letting the bots play on only where no call got to."""
@@ -56,7 +59,7 @@ def positions(engine: Engine, seeds: range, every: int, drivers: str = "random")
         while s.stage != STAGE_OVER and s.round <= 60:
             seat = engine.deciding(s)
             if step % every == rnd.randrange(every):
-                yield copy_state(s)
+                yield copy_state(s) if copy else s
             if step == len(game.actions):
                 bot = game.bots[seat]
                 view = view_for(s, seat) if bot.needs_view else None
@@ -110,7 +113,7 @@ def legal_choices_everywhere(
     games; every choice must be legal and explained in one line. Returns how many were asked."""
     asked = 0
     for drivers, seeds in games:
-        for s in positions(engine, seeds, every=3, drivers=drivers):
+        for s in positions(engine, seeds, every=3, drivers=drivers, copy=False):
             seat = engine.deciding(s)
             legal = engine.legal(s, seat)
             choice = bot(asked).choose(engine, view_for(s, seat), seat, list(legal))

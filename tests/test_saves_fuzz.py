@@ -271,7 +271,7 @@ def test_kept_paths_follow_the_edits() -> None:
     must stay what a fresh walk gives (else the cases would not be the ones the seeds name)."""
     plain = msgpack.unpackb(split(base())[2], raw=False)
     rnd = random.Random(6)
-    for _ in range(150):
+    for _ in range(60):
         tree = msgpack.unpackb(msgpack.packb(plain), raw=False)
         paths = nodes(tree)[1:]
         for _ in range(3):
