@@ -119,13 +119,16 @@ def random_value(rnd: random.Random, depth: int = 0) -> Any:
 
 
 def nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.extend(nodes(v, (*path, k)))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:40]):
-            out.extend(nodes(v, (*path, i)))
+    """The paths of ``value`` and of everything in it, in pre-order (a list's first 40 items only)."""
+    out = []
+    todo = [(path, value)]
+    while todo:
+        here, v = todo.pop()
+        out.append(here)
+        if isinstance(v, dict):
+            todo += reversed([((*here, k), c) for k, c in v.items()])
+        elif isinstance(v, list):
+            todo += reversed([((*here, i), c) for i, c in enumerate(v[:40])])
     return out
 
 
@@ -241,8 +244,7 @@ def test_content_mutations_reach_the_content_checks() -> None:
         paths = list(content_paths)
         for _ in range(r.randint(1, 3)):
             c = mutate_structure(r, c, paths)
-        # (the fastest compression: the loader reads any level the same)
-        data = zlib.compress(msgpack.packb(c), 1)
+        data = zlib.compress(msgpack.packb(c), 0)  # (stored: the loader reads any level the same)
         b = dict(plain_body, content=dict(plain_body["content"], data=data))
         return pack_file(header, msgpack.packb(b), fmt)
 
