@@ -254,7 +254,7 @@ def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> No
     rnd = random.Random(9)
     t = engine.cards
     found = 0
-    for s in positions(engine, range(130, 190), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 190), every=1, drivers="normal", copy=False):
         f = s.frames[-1] if s.frames else None
         if f is None or f.kind != REWARD:
             continue
@@ -276,7 +276,7 @@ def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> No
 
 def _boss_window_with_interference(engine: Engine) -> State:
     """A boss fight, before the dice, where the deciding rival (below Level 10) throws a card in."""
-    for s in positions(engine, range(300, 400), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 400), every=1, drivers="normal", copy=False):
         c, f = s.combat, s.frames[-1] if s.frames else None
         if c is None or not c.boss or f is None or f.kind != WINDOW or f.stage != "pre":
             continue
