@@ -3,17 +3,24 @@ hidden cards dealt differently, and the legality sweep every bot kind must pass.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
+import pytest
 
 from mqtui.bots import Bot, make_bot
+from mqtui.engine.actions import Action
 from mqtui.engine.cards import DXM, TREASURE
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import REWARD, STAGE_OVER, State
 from mqtui.engine.view import view_for
+
+# on the tests that draw positions from these games: xdist runs them on one worker, which then plays
+# each game once (``positions`` replays it for the next test)
+same_games = pytest.mark.xdist_group("bot-games")
 
 
 def new_game(engine: Engine, seed: int, players: int = 4) -> State:
@@ -22,20 +29,42 @@ def new_game(engine: Engine, seed: int, players: int = 4) -> State:
     return s
 
 
-def positions(engine: Engine, seeds: range, every: int, drivers: str = "random") -> Iterator[State]:
-    """States met while ``drivers`` bots play whole games, one in ``every`` decisions."""
+class _Game:
+    """One game between bots, as far as it has been played: its actions, and the bots to go on."""
+
+    def __init__(self, engine: Engine, seed: int, drivers: str) -> None:
+        self.players = 2 + seed % 3
+        self.bots = [make_bot(drivers, seed * 10 + i) for i in range(self.players)]
+        self.actions: list[Action] = []
+
+
+@functools.cache
+def _game(engine: Engine, seed: int, drivers: str) -> _Game:
+    return _Game(engine, seed, drivers)
+
+
+def positions(
+    engine: Engine, seeds: range, every: int, drivers: str = "random", copy: bool = True
+) -> Iterator[State]:
+    """States met while ``drivers`` bots play whole games, one in ``every`` decisions (``copy=False``:
+    the game's own state, for a caller that only reads it before asking for the next one).
+
+    Each game is played once per process (per xdist worker): its actions are kept, and a later call
+    replays them (the engine is deterministic), letting the bots play on only where no call got to."""
     for seed in seeds:
-        players = 2 + seed % 3
-        s = new_game(engine, seed, players)
-        bots = [make_bot(drivers, seed * 10 + i) for i in range(players)]
+        game = _game(engine, seed, drivers)
+        s = new_game(engine, seed, game.players)
         rnd = random.Random(seed)
         step = 0
         while s.stage != STAGE_OVER and s.round <= 60:
             seat = engine.deciding(s)
             if step % every == rnd.randrange(every):
-                yield copy_state(s)
-            view = view_for(s, seat) if bots[seat].needs_view else None
-            engine.apply(s, bots[seat].choose(engine, view, seat, list(engine.legal(s, seat))).action)
+                yield copy_state(s) if copy else s
+            if step == len(game.actions):
+                bot = game.bots[seat]
+                view = view_for(s, seat) if bot.needs_view else None
+                game.actions.append(bot.choose(engine, view, seat, list(engine.legal(s, seat))).action)
+            engine.apply(s, game.actions[step])
             step += 1
 
 
@@ -84,7 +113,7 @@ def legal_choices_everywhere(
     games; every choice must be legal and explained in one line. Returns how many were asked."""
     asked = 0
     for drivers, seeds in games:
-        for s in positions(engine, seeds, every=3, drivers=drivers):
+        for s in positions(engine, seeds, every=3, drivers=drivers, copy=False):
             seat = engine.deciding(s)
             legal = engine.legal(s, seat)
             choice = bot(asked).choose(engine, view_for(s, seat), seat, list(legal))

@@ -142,3 +142,15 @@ def test_random_games_use_every_action_kind_and_can_end():
         e.apply(s, bots[seat].choose(e, view_for(s, seat), seat, list(e.legal(s, seat))).action)
         check_invariants(s)
     assert s.stage == "over" and s.winners
+
+
+def test_the_invariant_check_finds_a_card_in_two_places_or_in_none():
+    s, _ = random_game(3, max_rounds=3)
+    check_invariants(s)
+    s.dxm.append(s.treasure[0])
+    with pytest.raises(AssertionError, match="more than one place"):
+        check_invariants(s)
+    s.dxm.pop()
+    s.dxm.pop()
+    with pytest.raises(AssertionError, match="missing"):
+        check_invariants(s)

@@ -119,36 +119,57 @@ def random_value(rnd: random.Random, depth: int = 0) -> Any:
 
 
 def nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.extend(nodes(v, (*path, k)))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:40]):
-            out.extend(nodes(v, (*path, i)))
+    """The paths of ``value`` and of everything in it, in pre-order (a list's first 40 items only)."""
+    out = []
+    todo = [(path, value)]
+    while todo:
+        here, v = todo.pop()
+        out.append(here)
+        if isinstance(v, dict):
+            todo += reversed([((*here, k), c) for k, c in v.items()])
+        elif isinstance(v, list):
+            todo += reversed([((*here, i), c) for i, c in enumerate(v[:40])])
     return out
 
 
-def mutate_structure(rnd: random.Random, plain: Any) -> Any:
-    paths = [p for p in nodes(plain) if p]
+def mutate_structure(rnd: random.Random, plain: Any, paths: list[tuple[Any, ...]] | None = None) -> Any:
+    """One random edit of ``plain`` (in place). ``paths``: ``nodes(plain)`` without the root, when the
+    caller keeps it (it is brought up to date here, so the choices are those of a fresh ``nodes``)."""
+    if paths is None:
+        paths = nodes(plain)[1:]
     path = rnd.choice(paths)
     parent = plain
     for k in path[:-1]:
         parent = parent[k]
     last = path[-1]
     op = rnd.randrange(4)
+    stale, fresh = path, True  # the node whose paths the edit changes; is it still there
     if op == 0 or not isinstance(parent, list | dict):
         parent[last] = random_value(rnd)
     elif op == 1 and isinstance(parent, dict):
         del parent[last]
+        fresh = False
     elif op == 1:
         parent.pop(last)
+        stale = path[:-1]  # the items after it shift
     elif op == 2 and isinstance(parent[last], int) and not isinstance(parent[last], bool):
         parent[last] = parent[last] + rnd.choice((-1, 1, -1000, 1000, 7))
     elif op == 3 and isinstance(parent, list):
         parent.insert(last, random_value(rnd))
+        stale = path[:-1]
     else:
         parent[last] = random_value(rnd)
+    # bring ``paths`` up to date: in pre-order a node's paths are one block (itself, then its descendants)
+    if stale == path:
+        start = paths.index(path)
+        new = nodes(parent[last], path) if fresh else []
+    else:
+        start = paths.index(stale) + 1 if stale else 0
+        new = nodes(parent, stale)[1:]
+    end = start
+    while end < len(paths) and paths[end][: len(stale)] == stale:
+        end += 1
+    paths[start:end] = new
     return plain
 
 
@@ -192,14 +213,16 @@ def test_structural_mutations_reach_the_checks() -> None:
     fmt, header, body = split(base())
     plain_body = msgpack.unpackb(body, raw=False)
     plain_header = msgpack.unpackb(header, raw=False)
+    body_paths, header_paths = nodes(plain_body)[1:], nodes(plain_header)[1:]
 
     def make(r: random.Random) -> bytes:
         if r.random() < 0.15:
-            h = mutate_structure(r, msgpack.unpackb(header, raw=False))
+            h = mutate_structure(r, msgpack.unpackb(header, raw=False), list(header_paths))
             return pack_file(msgpack.packb(h), body, fmt)
         b = msgpack.unpackb(body, raw=False)
+        paths = list(body_paths)
         for _ in range(r.randint(1, 3)):
-            b = mutate_structure(r, b)
+            b = mutate_structure(r, b, paths)
         return pack_file(header, msgpack.packb(b), fmt)
 
     assert plain_body and plain_header
@@ -213,13 +236,16 @@ def test_content_mutations_reach_the_content_checks() -> None:
     line or is harmless; the engine never meets a definition the loader would have refused."""
     fmt, header, body = split(base())
     plain_body = msgpack.unpackb(body, raw=False)
-    content = msgpack.unpackb(zlib.decompress(plain_body["content"]["data"]), raw=False)
+    packed = zlib.decompress(plain_body["content"]["data"])
+    content_paths = nodes(msgpack.unpackb(packed, raw=False))[1:]
 
     def make(r: random.Random) -> bytes:
-        c = msgpack.unpackb(msgpack.packb(content), raw=False)
+        c = msgpack.unpackb(packed, raw=False)
+        paths = list(content_paths)
         for _ in range(r.randint(1, 3)):
-            c = mutate_structure(r, c)
-        b = dict(plain_body, content=dict(plain_body["content"], data=zlib.compress(msgpack.packb(c))))
+            c = mutate_structure(r, c, paths)
+        data = zlib.compress(msgpack.packb(c), 0)  # (stored: the loader reads any level the same)
+        b = dict(plain_body, content=dict(plain_body["content"], data=data))
         return pack_file(header, msgpack.packb(b), fmt)
 
     counts = run_cases(600, 5, make)
@@ -230,11 +256,26 @@ def test_old_format_mutations() -> None:
     fmt, header, body = split((ROOT / "saves" / "format-0.mqsave").read_bytes())
     assert fmt == 0 < FORMAT
 
+    body_paths = nodes(msgpack.unpackb(body, raw=False, strict_map_key=False))[1:]
+
     def make(r: random.Random) -> bytes:
         b = msgpack.unpackb(body, raw=False, strict_map_key=False)
-        return pack_file(header, msgpack.packb(mutate_structure(r, b)), fmt)
+        return pack_file(header, msgpack.packb(mutate_structure(r, b, list(body_paths))), fmt)
 
     eng = Engine(load_content([ROOT / "tests" / "fixtures" / "minimal_content"]))
     assert not saves.content_mismatch(saves.read(ROOT / "saves" / "format-0.mqsave"), eng)
     counts = run_cases(1000, 4, make, eng)
     assert counts["refused"] > 300 and counts["ok"] > 20
+
+
+def test_kept_paths_follow_the_edits() -> None:
+    """The fuzzers keep the list of paths across edits instead of walking the whole tree each time: it
+    must stay what a fresh walk gives (else the cases would not be the ones the seeds name)."""
+    plain = msgpack.unpackb(split(base())[2], raw=False)
+    rnd = random.Random(6)
+    for _ in range(60):
+        tree = msgpack.unpackb(msgpack.packb(plain), raw=False)
+        paths = nodes(tree)[1:]
+        for _ in range(3):
+            mutate_structure(rnd, tree, paths)
+            assert paths == nodes(tree)[1:]

@@ -21,6 +21,7 @@ DXM_VALUE = 0.3  # one unknown DxM card
 GOLD_VALUE = 1 / 1000  # per gold piece
 GEAR_VALUE = 0.3  # per point of combat strength from equipment in use
 LIFE_VALUE = (-2.0, 0.0, 0.7, 1.1, 1.35, 1.5, 1.6, 1.7)  # by Life left
+LOADOUTS_KEPT = 20_000  # best loadouts remembered per card table (then forgotten all at once)
 
 
 # -- dice ------------------------------------------------------------------------------------------
@@ -120,6 +121,17 @@ def best_loadout(t: CardTable, hero: Hero, pool: Iterable[int] | None = None) ->
     its score. Respects slots, hands and the Big-item limit (counting Big items left in the backpack)."""
     if pool is None:
         pool = [*hero.equipped, *hero.backpack, *(u for u in hero.hand if u >= 0 and t.deck_of[u] != DXM)]
+    # the answer depends only on these (usable items and the Big-item limit come from races and classes)
+    key = (tuple(pool), tuple(hero.backpack), tuple(hero.races), tuple(hero.classes))
+    found = t.loadout_cache.get(key)
+    if found is None:
+        if len(t.loadout_cache) >= LOADOUTS_KEPT:
+            t.loadout_cache.clear()
+        found = t.loadout_cache[key] = _best_loadout(t, hero, key[0])
+    return found
+
+
+def _best_loadout(t: CardTable, hero: Hero, pool: tuple[int, ...]) -> tuple[frozenset[int], float]:
     items = [u for u in pool if t.treasure[u].kind == "equipment" and usable(t, hero, t.treasure[u])]
     items = [u for u in items if item_score(t.treasure[u]) > 0]
     bigs = [u for u in items if t.treasure[u].big]

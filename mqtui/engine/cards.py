@@ -34,6 +34,10 @@ class CardTable:
     by_id: dict[str, list[int]] = field(default_factory=dict)  # card id -> uids
     arrows: list[dict[str, int]] = field(default_factory=list)  # room index -> colour -> side 0..3
     traits_cache: dict[tuple[int, ...], Traits] = field(default_factory=dict)  # (*races, -1, *classes)
+    # the bots' best loadouts, by (pool, backpack, races, classes): see mqtui.bots.eval.best_loadout
+    loadout_cache: dict[tuple[tuple[int, ...], ...], tuple[frozenset[int], float]] = field(
+        default_factory=dict
+    )
 
     @classmethod
     def build(cls, content: Content) -> CardTable:
