@@ -10,15 +10,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from ssh_helpers import needs_ssh
-from test_net_ssh import SSH_OPTS, Term, _until
+from ssh_helpers import SSH_OPTS, Term, needs_ssh, quick
+from waiting import wait_until as _until
 
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import PROGRAMS, ForkServer, spawn_forked
 from mqtui.net.identity import KeyTable
-from mqtui.net.limits import Limits
 from mqtui.net.sessionguard import process_state
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec
@@ -103,7 +102,7 @@ async def forked_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type:
         Engine(load_content()), parse_new_spec("2"), 21, tmp_path / "g.mqsave", config, KeyTable(None)
     )
     await a.start()
-    host = SSHHost(a, app="standin", limits=Limits(stall=1.0))
+    host = SSHHost(a, app="standin", limits=quick(stall=0.5, heartbeat=0.2))  # short limits: sooner
     try:
         await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
         await host.start_forks()

@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from ssh_helpers import needs_ssh
-from test_net_ssh import SSH_OPTS, Term, serve_process, ssh_term
+from ssh_helpers import SSH_OPTS, Term, needs_ssh, quick, serve_process, ssh_term
 from waiting import wait_until as _until
 
 from mqtui import saves
@@ -71,7 +70,7 @@ async def make_host(
         config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
         a = Authority.new(engine, parse_new_spec(spec), 21, tmp_path / "game.mqsave", config, KeyTable(None))
         await a.start()
-        ssh_host = SSHHost(a, app=app, limits=limits or Limits())
+        ssh_host = SSHHost(a, app=app, limits=limits or quick())
         await ssh_host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
         host = Host(a, ssh_host, tmp_path)
         hosts.append(host)
@@ -192,7 +191,7 @@ def test_the_process_state_of_a_stopped_process_is_seen() -> None:
 @needs_ssh
 @pytest.mark.slow
 async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_unauthenticated=10))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_unauthenticated=10))  # type: ignore[misc]
     socks: list[socket.socket] = []
     try:
         for _ in range(30):  # a port scan that closes at once...
@@ -212,7 +211,7 @@ async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]
 @needs_ssh
 @pytest.mark.slow
 async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_unauthenticated=1))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_unauthenticated=1))  # type: ignore[misc]
     typing = host.ssh("slow", "-o", "PreferredAuthentications=keyboard-interactive")
     await typing.expect(r"Join code:")  # signing in, and in no hurry
     late = host.ssh(f"code-{host.code('0')}")
@@ -226,11 +225,11 @@ async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., ob
 @needs_ssh
 @pytest.mark.slow
 async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_failures=3))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_failures=3))  # type: ignore[misc]
     guess = host.ssh("guess", "-o", "PreferredAuthentications=keyboard-interactive")
     for _ in range(3):
         await guess.expect(r"Join code:")
-        guess.raw.clear()
+        guess.clear()
         guess.type("WRONG1\r")
     await guess.expect(r"too many wrong join codes from your address")
     assert await guess.wait() != 0
@@ -241,7 +240,7 @@ async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]
 @needs_ssh
 @pytest.mark.slow
 async def test_a_full_spectator_list_does_not_block_a_seat_code(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_spectators=2, max_players=2, max_sessions=5))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_spectators=2, max_players=2, max_sessions=5))  # type: ignore[misc]
     watch = host.code("watch")
     w1, w2 = host.ssh(f"code-{watch}"), host.ssh(f"code-{watch}")
     await w1.expect(r"spectator - state 0 ")
@@ -287,7 +286,7 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
     replies.sort()
     assert replies[len(replies) // 2] < 1.0, f"Ann's replies took {replies}"
     # a 2 MiB bracketed paste into Ann's own session: cut short, it still ends, and her keys work after it
-    ann.raw.clear()
+    ann.clear()
     await _feed(ann, b"\x1b[200~" + paste[: 2 << 20] + b"\x1b[201~")
     await ann.expect(r"fox|lazy|jump")  # the paste, cut down, is in her input line
     for _ in range(20):  # Enter right after the paste may find the input budget spent: press it again
@@ -298,7 +297,11 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
     await ann.expect(r"refused: ", 1.0)
     await _until(lambda: a.engine.deciding(a.state) == 0, 10)
     n = a.state.n
-    ann.type(to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r")
+    keys = to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r"
+    (guard,) = [s.guard for s in host.ssh_host.stats if 2 << 20 < s.bytes_from_client < 10 << 20]  # Ann
+    assert guard is not None
+    await _until(lambda: guard.room() >= len(keys))  # as a person types: once her input budget has room
+    ann.type(keys)
     await _until(lambda: max(_states(ann), default=0) > n, 10)
     # the flooded session's own app still follows the game: it shows the newest state
     n = a.state.n
@@ -330,8 +333,9 @@ async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Cal
 @pytest.mark.parametrize(
     ("limits", "why"),
     [
-        (Limits(stall=1.0), r"its app was stopped"),
-        (Limits(stall=1000.0, silent=3.0), r"its app stopped answering"),  # seen by its missing pings
+        # short limits (the defaults are seconds): the same checks, sooner
+        (quick(stall=0.5, heartbeat=0.2), r"its app was stopped"),
+        (quick(stall=1000.0, silent=1.0, heartbeat=0.2), r"its app stopped answering"),  # no pings
     ],
     ids=["stopped", "silent"],
 )
@@ -406,7 +410,7 @@ async def test_a_remote_palette_has_only_game_commands(
     ann.type("\x10")  # Ctrl+P: the command palette
     await ann.expect(r"Search for commands", 10)
     for query, shown in (("quit", r"Quit"), ("screensh", r"No matches found"), ("save the", r"No matches")):
-        ann.raw.clear()
+        ann.clear()
         ann.type(query)
         await ann.expect(shown, 10)
         assert "Screenshot" not in ann.text() and "Save the game" not in ann.text()
@@ -450,7 +454,8 @@ async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Pat
                 await store.close()
             game, _ = persist.load(save)
             assert game.state.n == state.n + 1, f"round {round_}: the confirmed action was lost"
-            proc, port, again = await serve_process(env, "--load", str(save), "--socket", sock)
+            # back without SSH (only protocol clients follow; serve --load over SSH: test_net_ssh)
+            proc, _, again = await serve_process(env, "--load", str(save), "--socket", sock, ssh=False)
             procs.append(proc)
             assert again == codes
     finally:

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from ssh_helpers import needs_ssh
-from test_net_ssh import ANSI, SSH_OPTS, Term, _until, _write_key
+from ssh_helpers import ANSI, SSH_OPTS, Term, needs_ssh, quick, write_key
+from waiting import wait_until as _until
 
 from mqtui.engine.actions import to_text
 from mqtui.engine.state import STAGE_OVER
@@ -75,7 +75,7 @@ async def _open_host(tmp: Path, forks: bool = False) -> LobbyHost:
     tables = Tables(tmp / "tables", _config())
     assert await tables.load_all() == []
     await tables.start()
-    host = LobbyHost(None, app="standin", tables=tables, name="Test host")
+    host = LobbyHost(None, app="standin", tables=tables, name="Test host", limits=quick())
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
     if forks:
         await host.start_forks()  # session apps forked from the pre-imported fork server
@@ -115,7 +115,7 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
     lobby: Lobby,
 ) -> None:
     ann_key = lobby.tmp / "ann_key"
-    _write_key(ann_key)
+    write_key(ann_key)
     ann = lobby.ssh(key=ann_key)  # any key opens the lobby
     await ann.expect(r"mqtui lobby - Test host - 0 tables", 30)
     bob = lobby.ssh()  # no key: Enter at the prompt opens the lobby
@@ -186,7 +186,7 @@ async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to
     lobby: Lobby,
 ) -> None:
     key = lobby.tmp / "dan_key"
-    _write_key(key)
+    write_key(key)
     dan = lobby.ssh(key=key)
     await dan.expect(r"mqtui lobby", 30)
     dan.type("n")

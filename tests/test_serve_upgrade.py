@@ -9,8 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ssh_helpers import needs_ssh
-from test_net_ssh import Term, ssh_term
+from ssh_helpers import Term, needs_ssh, ssh_term
 from test_saves_upgrade import OLD, add_monster, first_monster, retune
 
 from mqtui import saves
