@@ -282,7 +282,8 @@ async def test_the_serve_command_saves_on_a_signal_and_resumes_with_load(tmp_pat
     async def serve(*args: str) -> tuple[asyncio.subprocess.Process, int, dict[str, str]]:
         return await serve_process(env, *args)
 
-    proc, port, codes = await serve("--new", "Ann,Bob", "--seed", "5", "--save", str(save))
+    # --linger 0: the apps the server ends leave its words up for no one to read (still shown)
+    proc, port, codes = await serve("--new", "Ann,Bob", "--seed", "5", "--save", str(save), "--linger", "0")
     ann = ssh_term(port, f"code-{codes['0']}")
     try:
         await ann.expect(r"seat 0 Ann - state 0 ")
@@ -295,7 +296,7 @@ async def test_the_serve_command_saves_on_a_signal_and_resumes_with_load(tmp_pat
         ann.close()
     game, _ = persist.load(save)
     assert game.state.n == 1
-    proc, port, again = await serve("--load", str(save))
+    proc, port, again = await serve("--load", str(save), "--linger", "0")
     assert again == codes  # the same join codes after a restart
     ann = ssh_term(port, f"code-{codes['0']}")
     try:

@@ -75,11 +75,33 @@ def _copy_source(dest: Path) -> Path:
     return src
 
 
-def _build(python: str, source: Path, hook: str, out: Path) -> Path:
-    code = f"from setuptools import build_meta as m; print(m.{hook}({str(out)!r}))"
-    done = subprocess.run([python, "-c", code], cwd=source, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"{hook} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return out / done.stdout.strip().splitlines()[-1]
+BUILD = """
+import os, sys, tarfile
+from pathlib import Path
+from setuptools import build_meta as m
+
+source, out, unpacked = map(Path, sys.argv[1:])
+os.chdir(source)
+sdist = out / m.build_sdist(str(out))
+with tarfile.open(sdist) as tar:
+    tar.extractall(unpacked, filter="data")
+(top,) = unpacked.iterdir()
+os.chdir(top)  # the wheel comes from the sdist
+print(sdist, out / m.build_wheel(str(out)), sep="\\n")
+"""
+
+
+def _build(python: str, source: Path, out: Path, unpacked: Path) -> tuple[Path, Path]:
+    """The sdist of ``source``, and the wheel built from that sdist (one process for both builds)."""
+    done = subprocess.run(
+        [python, "-c", BUILD, str(source), str(out), str(unpacked)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, f"the build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    sdist, wheel = done.stdout.strip().splitlines()[-2:]
+    return Path(sdist), Path(wheel)
 
 
 @pytest.fixture(scope="module")
@@ -90,11 +112,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         pytest.skip(f"cannot build the wheel offline: {problem} (run ./test to refresh .venv)")
     tmp = tmp_path_factory.mktemp("wheel")
     dist = tmp / "dist"
-    sdist = _build(sys.executable, _copy_source(tmp), "build_sdist", dist)
-    with tarfile.open(sdist) as tar:
-        tar.extractall(tmp / "unpacked", filter="data")
-    (unpacked,) = (tmp / "unpacked").iterdir()
-    wheel = _build(sys.executable, unpacked, "build_wheel", dist)  # the wheel comes from the sdist
+    sdist, wheel = _build(sys.executable, _copy_source(tmp), dist, tmp / "unpacked")
     env_dir = tmp / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -152,9 +170,9 @@ def test_installed_mqtui_works_from_another_folder(installed: dict[str, object])
     check = run(installed, "mqtui", "content", "check")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "content OK" in check.stdout and "standing-room-only: OK" in check.stdout
-    sim = run(installed, "mqtui", "sim", "--games", "3", "--players", "4", "--json")
+    sim = run(installed, "mqtui", "sim", "--games", "1", "--players", "4", "--json")  # (the bots: test_sim)
     assert sim.returncode == 0, sim.stderr
-    assert json.loads(sim.stdout)["games"] == 3
+    assert json.loads(sim.stdout)["games"] == 1
     cards = run(installed, "mqtui", "cards", "--kind", "monster")
     assert cards.returncode == 0 and "Monsters (" in cards.stdout, cards.stderr
     scenarios = run(installed, "mqtui", "scenario", "-q")
