@@ -10,20 +10,24 @@ import asyncio
 import contextlib
 import dataclasses
 import fcntl
+import json
 import os
 import pty
 import re
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import sys
 import termios
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import asyncssh
 import pytest
 
+from mqtui.net.forkserver import MAX_MSG, ForkServer
 from mqtui.net.limits import Limits
 
 # Without the client these tests skip, and ./test (-rs) says why; where CI is set (.ci/run, CI
@@ -218,3 +222,68 @@ async def serve_process(
     port = re.search(r"SSH on 127.0.0.1:(\d+)", text)
     codes = dict(re.findall(r"seat (\d) .*(?:code-|--code )(\w+)", text))
     return proc, int(port.group(1)) if port else 0, codes
+
+
+class SharedForks(ForkServer):
+    """One test's handle on the worker's fork server (:func:`fork_server`): a host forks its sessions'
+    apps from it as from its own, and leaves it running when it closes. Importing Textual, the app and
+    the content once per worker instead of once per session is what makes forked sessions cheap."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], ctrl: socket.socket) -> None:
+        super().__init__()
+        self.proc = proc  # type: ignore[assignment]  # (a Popen: its pid and returncode are what is used)
+        self.ctrl = ctrl
+        self._ready.set()
+        asyncio.get_running_loop().add_reader(ctrl.fileno(), self._read)
+
+    @property
+    def alive(self) -> bool:
+        return self.ctrl is not None and self.proc is not None and self.proc.poll() is None  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        """This test is done with it (its children are its host's to end): stop listening, keep it."""
+        ctrl = self.ctrl
+        if ctrl is not None:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(ctrl.fileno())
+            self.ctrl = None
+
+
+@pytest.fixture(scope="session")
+def fork_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[subprocess.Popen[bytes], socket.socket]]:
+    """The worker's fork server (``python -m mqtui.net.forkserver``), started once, ready (imported)."""
+    home = tmp_path_factory.mktemp("forks")
+    env = dict(os.environ, MQTUI_DATA=str(home / "data"), HOME=str(home), TERM="xterm-256color")
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mqtui.net.forkserver", str(theirs.fileno())],
+        pass_fds=(theirs.fileno(),),
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        env=env,
+    )
+    theirs.close()
+    try:
+        ours.settimeout(60)
+        assert json.loads(ours.recv(MAX_MSG)) == {"ready": True}
+        ours.setblocking(False)
+        yield proc, ours
+    finally:
+        ours.close()  # the server ends when its host (this worker) goes
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+async def forks(fork_server: tuple[subprocess.Popen[bytes], socket.socket]) -> AsyncIterator[SharedForks]:
+    """The worker's fork server for this test (give it to a host: ``host.forks = forks``)."""
+    shared = SharedForks(*fork_server)
+    try:
+        yield shared
+    finally:
+        await shared.close()

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from ssh_helpers import SSH_OPTS, Term, needs_ssh, quick, serve_process, ssh_term
+from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, serve_process, ssh_term
+from ssh_helpers import fork_server as fork_server  # the fixtures, for this module
+from ssh_helpers import forks as forks
 from waiting import wait_until as _until
 
 from mqtui import saves
@@ -60,17 +62,21 @@ class Host:
 
 @pytest.fixture
 async def make_host(
-    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: SharedForks
 ) -> AsyncIterator[Callable[..., object]]:
+    """A host: its sessions' apps are forked from the worker's fork server (as a real host's are), or
+    with ``fresh=True`` started afresh (``--no-fork``)."""
     monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
     hosts: list[Host] = []
 
-    async def make(spec: str = "2", limits: Limits | None = None, app: str = "standin") -> Host:
+    async def make(
+        spec: str = "2", limits: Limits | None = None, app: str = "standin", fresh: bool = False
+    ) -> Host:
         config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
         a = Authority.new(engine, parse_new_spec(spec), 21, tmp_path / "game.mqsave", config, KeyTable(None))
         await a.start()
-        ssh_host = SSHHost(a, app=app, limits=limits or quick())
+        ssh_host = SSHHost(a, app=app, limits=limits or quick(), forks=None if fresh else forks)
         await ssh_host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
         host = Host(a, ssh_host, tmp_path)
         hosts.append(host)
@@ -315,7 +321,7 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
 @needs_ssh
 @pytest.mark.slow
 async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host()  # type: ignore[misc]
+    host: Host = await make_host(fresh=True)  # type: ignore[misc]  # (a forked app shares its parent's pages)
     ann = host.ssh(f"code-{host.code('0')}", size=(10_000, 10_000))
     await ann.expect(r"seat 0 Ann - state 0 .*size 400x150")
     (pid,) = host.ssh_host.children
@@ -342,7 +348,7 @@ async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Cal
 async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
     make_host: Callable[..., object], limits: Limits, why: str
 ) -> None:
-    host: Host = await make_host(limits=limits)  # type: ignore[misc]
+    host: Host = await make_host(limits=limits, fresh=True)  # type: ignore[misc]  # (forked: test_net_forkserver)
     a = host.authority
     ann = host.ssh(f"code-{host.code('0')}")
     await ann.expect(r"seat 0 Ann - state 0 ")
@@ -362,7 +368,7 @@ async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
 @needs_ssh
 @pytest.mark.slow
 async def test_keys_typed_while_the_app_starts_are_no_signals(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host()  # type: ignore[misc]
+    host: Host = await make_host(fresh=True)  # type: ignore[misc]  # (forked: test_net_forkserver)
     ann = host.ssh(f"code-{host.code('0')}")
     await _until(lambda: bool(host.ssh_host.sessions))  # signed in: ssh's own terminal is raw now
     typed = 0
@@ -384,7 +390,7 @@ async def test_keys_typed_while_the_app_starts_are_no_signals(make_host: Callabl
 @needs_ssh
 @pytest.mark.slow
 async def test_an_empty_term_gets_a_safe_default(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host()  # type: ignore[misc]
+    host: Host = await make_host(fresh=True)  # type: ignore[misc]  # (its /proc environ; forked: test_net_forkserver)
     env = {k: v for k, v in os.environ.items() if k != "TERM"}  # OpenSSH then sends an empty type
     argv = ["ssh", "-tt", "-p", str(host.port), *SSH_OPTS, "-o", "PubkeyAuthentication=no"]
     ann = Term([*argv, f"code-{host.code('0')}@127.0.0.1"], env=env)

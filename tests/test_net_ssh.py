@@ -12,6 +12,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -19,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from ssh_helpers import SSH_OPTS, Term, needs_ssh, quick, serve_process, ssh_term, write_key
+from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, serve_process, ssh_term, write_key
+from ssh_helpers import fork_server as fork_server  # the fixture, for this module
 from waiting import wait_until as _until
 
 from mqtui import saves
@@ -29,6 +31,7 @@ from mqtui.engine.state import HIDDEN
 from mqtui.engine.view import view_for
 from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.forkserver import ForkServer
 from mqtui.net.identity import KeyTable
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
@@ -59,7 +62,7 @@ class Server:
 
 
 async def _start(
-    engine: Engine, tmp: Path, saved: persist.ServedGame | None = None
+    engine: Engine, tmp: Path, forks: ForkServer | None, saved: persist.ServedGame | None = None
 ) -> tuple[Authority, SSHHost]:
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
     keys = KeyTable(tmp / "players.keys")
@@ -68,19 +71,24 @@ async def _start(
     else:
         a = Authority(engine, saved, tmp / "game.mqsave", config, keys)
     await a.start()
-    host = SSHHost(a, app="standin", limits=quick())
+    host = SSHHost(a, app="standin", limits=quick(), forks=forks)  # forked apps, as a real host's
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
     return a, host
 
 
 @pytest.fixture
-async def server(engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Server]:
+async def server(
+    engine: Engine,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fork_server: tuple[subprocess.Popen[bytes], socket.socket],
+) -> AsyncIterator[Server]:
     monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
     key0 = write_key(tmp_path / "ann_key")
     write_key(tmp_path / "stranger_key")
     (tmp_path / "players.keys").write_text(f"0 {key0.export_public_key().decode().strip()} ann@test\n")
-    a, host = await _start(engine, tmp_path)
+    a, host = await _start(engine, tmp_path, SharedForks(*fork_server))
     srv = Server(a, host, host.port, tmp_path / "ann_key", tmp_path / "stranger_key", tmp_path, [])
     try:
         yield srv
@@ -221,7 +229,9 @@ async def test_a_dropped_player_reconnects_to_their_seat(server: Server) -> None
     await again.expect(re.escape(hand[0]) if hand else r"no cards")
 
 
-async def test_the_server_restarts_from_its_autosave(server: Server, engine: Engine) -> None:
+async def test_the_server_restarts_from_its_autosave(
+    server: Server, engine: Engine, fork_server: tuple[subprocess.Popen[bytes], socket.socket]
+) -> None:
     a = server.authority
     ann = server.ssh("ann", key=server.key0)
     await ann.expect(r"seat 0 Ann")
@@ -233,7 +243,7 @@ async def test_the_server_restarts_from_its_autosave(server: Server, engine: Eng
     await ann.wait()
     saved, _ = persist.load(server.tmp / "game.mqsave")
     assert saved.state.n == 1
-    b, host = await _start(engine, server.tmp, saved)
+    b, host = await _start(engine, server.tmp, SharedForks(*fork_server), saved)
     server.authority, server.host, server.port = b, host, host.port
     ann = server.ssh("ann", key=server.key0)
     await ann.expect(r"seat 0 Ann - state 1 ")
