@@ -436,9 +436,9 @@ async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Pat
     save, sock = tmp_path / "table.mqsave", str(tmp_path / "table.sock")
     procs: list[asyncio.subprocess.Process] = []
     terms: list[Term] = []
-    try:
+    try:  # (--no-fork: its one session's app started afresh, no fork server to be killed with it)
         proc, port, codes = await serve_process(
-            env, "--new", "Ann,Bob", "--seed", "5", "--save", str(save), "--socket", sock
+            env, "--new", "Ann,Bob", "--seed", "5", "--save", str(save), "--socket", sock, "--no-fork"
         )
         procs.append(proc)
         for round_ in range(3):  # act, see it confirmed, kill -9 at once, come back with --load
