@@ -56,6 +56,12 @@ SSH_OPTS = [
 ]
 
 
+def resolve(fut: asyncio.Future[None]) -> None:
+    """Mark ``fut`` done (once): a loop reader's or writer's callback that wakes a waiting test."""
+    if not fut.done():
+        fut.set_result(None)
+
+
 def quick(**limits: float) -> Limits:
     """A host's limits for a test: sessions leave no message up for a person to read (``linger`` 0:
     the message is still shown), and the given limits."""
@@ -249,12 +255,11 @@ class SharedForks(ForkServer):
             self.ctrl = None
 
 
-@pytest.fixture(scope="session")
-def fork_server(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[subprocess.Popen[bytes], socket.socket]]:
-    """The worker's fork server (``python -m mqtui.net.forkserver``), started once, ready (imported)."""
-    home = tmp_path_factory.mktemp("forks")
+_WORKER_FORKS: list[tuple[subprocess.Popen[bytes], socket.socket]] = []  # (the one of this worker)
+_USERS = [0]
+
+
+def _start_fork_server(home: Path) -> tuple[subprocess.Popen[bytes], socket.socket]:
     env = dict(os.environ, MQTUI_DATA=str(home / "data"), HOME=str(home), TERM="xterm-256color")
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     proc = subprocess.Popen(
@@ -269,14 +274,37 @@ def fork_server(
         ours.settimeout(60)
         assert json.loads(ours.recv(MAX_MSG)) == {"ready": True}
         ours.setblocking(False)
-        yield proc, ours
+    except BaseException:
+        _stop_fork_server(proc, ours)
+        raise
+    return proc, ours
+
+
+def _stop_fork_server(proc: subprocess.Popen[bytes], ctrl: socket.socket) -> None:
+    ctrl.close()  # the server ends when its host goes
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def fork_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[subprocess.Popen[bytes], socket.socket]]:
+    """The worker's fork server (``python -m mqtui.net.forkserver``), started once, ready (imported).
+    Each module that imports this fixture has its own session-scoped copy of it: they share one server,
+    which the last of them to finish stops."""
+    if not _WORKER_FORKS or _WORKER_FORKS[0][0].poll() is not None:
+        _WORKER_FORKS[:] = [_start_fork_server(tmp_path_factory.mktemp("forks"))]
+    _USERS[0] += 1
+    try:
+        yield _WORKER_FORKS[0]
     finally:
-        ours.close()  # the server ends when its host (this worker) goes
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _USERS[0] -= 1
+        if not _USERS[0]:
+            _stop_fork_server(*_WORKER_FORKS.pop())
 
 
 @pytest.fixture

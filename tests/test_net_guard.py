@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, serve_process, ssh_term
+from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, resolve, serve_process, ssh_term
 from ssh_helpers import fork_server as fork_server  # the fixtures, for this module
 from ssh_helpers import forks as forks
 from waiting import wait_until as _until
@@ -104,11 +104,6 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-def _resolve(fut: asyncio.Future[None]) -> None:
-    if not fut.done():
-        fut.set_result(None)
-
-
 async def _feed(term: Term, data: bytes, chunk: int = 65536) -> None:
     """Type ``data`` into the ssh client's terminal as fast as it takes it (a paste, a flood)."""
     loop = asyncio.get_running_loop()
@@ -119,7 +114,7 @@ async def _feed(term: Term, data: bytes, chunk: int = 65536) -> None:
             n = os.write(term.master, view[:chunk])
         except BlockingIOError:
             fut: asyncio.Future[None] = loop.create_future()
-            loop.add_writer(term.master, _resolve, fut)
+            loop.add_writer(term.master, resolve, fut)
             try:
                 await fut
             finally:
