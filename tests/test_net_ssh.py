@@ -290,10 +290,11 @@ async def test_the_serve_command_saves_on_a_signal_and_resumes_with_load(tmp_pat
     save = tmp_path / "table.mqsave"
 
     async def serve(*args: str) -> tuple[asyncio.subprocess.Process, int, dict[str, str]]:
-        return await serve_process(env, *args)
+        # --linger 0: the apps the server ends leave its words up for no one to read (still shown);
+        # --no-fork: one session each, started afresh (serve's fork server: test_serve_upgrade)
+        return await serve_process(env, *args, "--linger", "0", "--no-fork")
 
-    # --linger 0: the apps the server ends leave its words up for no one to read (still shown)
-    proc, port, codes = await serve("--new", "Ann,Bob", "--seed", "5", "--save", str(save), "--linger", "0")
+    proc, port, codes = await serve("--new", "Ann,Bob", "--seed", "5", "--save", str(save))
     ann = ssh_term(port, f"code-{codes['0']}")
     try:
         await ann.expect(r"seat 0 Ann - state 0 ")
@@ -306,7 +307,7 @@ async def test_the_serve_command_saves_on_a_signal_and_resumes_with_load(tmp_pat
         ann.close()
     game, _ = persist.load(save)
     assert game.state.n == 1
-    proc, port, again = await serve("--load", str(save), "--linger", "0")
+    proc, port, again = await serve("--load", str(save))
     assert again == codes  # the same join codes after a restart
     ann = ssh_term(port, f"code-{codes['0']}")
     try:
@@ -321,6 +322,7 @@ async def test_a_mixed_table_the_host_plays_in_the_servers_terminal(tmp_path: Pa
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), MQTUI_NET_APP="standin", TERM="xterm-256color")
     save = tmp_path / "mixed.mqsave"
     argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--new", "Ann,Bob", "--local-seat", "0"]
+    argv.append("--no-fork")  # Bob's one session started afresh (serve's fork server: test_serve_upgrade)
     host = Term([*argv, "--save", str(save)], env=env)
     try:
         port = int((await host.expect(r"SSH on 127.0.0.1:(\d+)")).group(1))
