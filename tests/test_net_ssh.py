@@ -62,7 +62,7 @@ class Server:
 
 
 async def _start(
-    engine: Engine, tmp: Path, forks: ForkServer | None, saved: persist.ServedGame | None = None
+    engine: Engine, tmp: Path, forks: ForkServer | None = None, saved: persist.ServedGame | None = None
 ) -> tuple[Authority, SSHHost]:
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
     keys = KeyTable(tmp / "players.keys")
