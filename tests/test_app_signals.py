@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_net_ssh import Term
+from ssh_helpers import Term
 from waiting import wait_until
 
 from mqtui import saves

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
-from collections.abc import Mapping, Sequence
+import subprocess
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from ssh_helpers import needs_ssh
-from test_net_ssh import SSH_OPTS, Term, _until
+from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, resolve
+from ssh_helpers import fork_server as fork_server  # the fixture, for this module
+from waiting import wait_until as _until
 
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import PROGRAMS, ForkServer, spawn_forked
 from mqtui.net.identity import KeyTable
-from mqtui.net.limits import Limits
 from mqtui.net.sessionguard import process_state
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec
@@ -36,7 +38,8 @@ async def forks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignor
         assert server.proc is not None and server.proc.returncode is not None  # it went with its host
 
 
-async def _read_all(master: int, proc: object, timeout: float = 30.0) -> bytes:
+async def _read_all(master: int, timeout: float = 30.0) -> bytes:
+    """Everything the app writes on its terminal until it closes it (woken by the pty, no polling)."""
     loop = asyncio.get_running_loop()
     out = bytearray()
     end = loop.time() + timeout
@@ -44,7 +47,14 @@ async def _read_all(master: int, proc: object, timeout: float = 30.0) -> bytes:
         try:
             data = os.read(master, 65536)
         except BlockingIOError:
-            await asyncio.sleep(0.02)
+            readable: asyncio.Future[None] = loop.create_future()
+            loop.add_reader(master, resolve, readable)
+            try:
+                await asyncio.wait_for(readable, max(0.0, end - loop.time()))
+            except TimeoutError:
+                break
+            finally:
+                loop.remove_reader(master)
             continue
         except OSError:  # the app closed its terminal
             break
@@ -72,45 +82,71 @@ async def test_a_forked_app_has_its_own_terminal_and_exit_code(forks: ForkServer
     child = await spawn_forked(forks, argv, env, (80, 24, 0, 0), theirs.fileno())
     theirs.close()
     assert Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(forks.proc.pid)  # type: ignore[union-attr]
-    out = await _read_all(child.master, child.proc)
+    out = await _read_all(child.master)
     assert await asyncio.wait_for(child.proc.wait(), 30) == 2
     assert b"could not join the game" in out
     os.close(child.master)
 
 
-async def test_a_forked_app_that_hangs_is_ended_by_a_signal(forks: ForkServer) -> None:
-    ours, theirs = socket.socketpair()  # we never answer its hello: it waits
-    env = {"PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color"}
-    argv = ["python", "-m", PROGRAMS["client"], "--fd", str(theirs.fileno()), "--app", "standin"]
-    child = await spawn_forked(forks, argv, env, (80, 24, 0, 0), theirs.fileno())
-    theirs.close()
+async def test_a_forked_app_that_hangs_is_ended_by_a_signal(
+    fork_server: tuple[subprocess.Popen[bytes], socket.socket],
+) -> None:
+    forks = SharedForks(*fork_server)  # the worker's (its own start and end: the test above)
     try:
-        await asyncio.wait_for(asyncio.get_running_loop().sock_recv(ours, 1), 30)  # its hello: it runs
-        child.proc.kill()
-        assert await asyncio.wait_for(child.proc.wait(), 10) == -9
+        ours, theirs = socket.socketpair()  # we never answer its hello: it waits
+        env = {"PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color"}
+        argv = ["python", "-m", PROGRAMS["client"], "--fd", str(theirs.fileno()), "--app", "standin"]
+        child = await spawn_forked(forks, argv, env, (80, 24, 0, 0), theirs.fileno())
+        theirs.close()
+        try:
+            await asyncio.wait_for(asyncio.get_running_loop().sock_recv(ours, 1), 30)  # its hello: it runs
+            child.proc.kill()
+            assert await asyncio.wait_for(child.proc.wait(), 10) == -9
+        finally:
+            ours.close()
+            os.close(child.master)
     finally:
-        ours.close()
-        os.close(child.master)
+        await forks.close()
 
 
-@pytest.fixture
-async def forked_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """A two-seat table behind an SSH host whose sessions' apps (the stand-in) come from the fork server."""
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("MQTUI_NET_APP", "standin")
+@contextlib.asynccontextmanager
+async def _forked_host(tmp_path: Path, forks: ForkServer | None) -> AsyncIterator[tuple[Authority, SSHHost]]:
+    """A two-seat table behind an SSH host whose sessions' apps (the stand-in) come from a fork server:
+    ``forks`` (the worker's), or with None its own, started as a real host starts it."""
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
     a = Authority.new(
         Engine(load_content()), parse_new_spec("2"), 21, tmp_path / "g.mqsave", config, KeyTable(None)
     )
     await a.start()
-    host = SSHHost(a, app="standin", limits=Limits(stall=1.0))
+    host = SSHHost(a, app="standin", limits=quick(stall=0.5, heartbeat=0.2))  # short limits: sooner
     try:
         await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
-        await host.start_forks()
+        if forks is None:
+            await host.start_forks()
+        else:
+            host.forks = forks
         yield a, host
     finally:
         await host.close()
         await a.close()
+
+
+@pytest.fixture
+async def forked_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A host that starts its own fork server."""
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("MQTUI_NET_APP", "standin")
+    async with _forked_host(tmp_path, None) as table:
+        yield table
+
+
+@pytest.fixture
+async def shared_forked_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fork_server):  # type: ignore[no-untyped-def]
+    """A host that forks from the worker's fork server."""
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("MQTUI_NET_APP", "standin")
+    async with _forked_host(tmp_path, SharedForks(*fork_server)) as table:
+        yield table
 
 
 def _ssh_without_term(host: SSHHost, user: str) -> Term:
@@ -126,9 +162,9 @@ def _parent(pid: int) -> int:
 @needs_ssh
 @pytest.mark.slow
 async def test_a_forked_session_app_gets_a_safe_term_when_the_client_sends_none(
-    forked_host: tuple[Authority, SSHHost], monkeypatch: pytest.MonkeyPatch
+    shared_forked_host: tuple[Authority, SSHHost], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    a, host = forked_host
+    a, host = shared_forked_host
     assert host.forks is not None and host.forks.proc is not None
     # a forked child's /proc/PID/environ is the fork server's (the child sets os.environ after the fork),
     # so the environment is taken where the host hands it to the fork server

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from ssh_helpers import needs_ssh
-from test_net_ssh import SSH_OPTS, Term, serve_process, ssh_term
+from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, resolve, serve_process, ssh_term
+from ssh_helpers import fork_server as fork_server  # the fixtures, for this module
+from ssh_helpers import forks as forks
 from waiting import wait_until as _until
 
 from mqtui import saves
@@ -61,17 +62,21 @@ class Host:
 
 @pytest.fixture
 async def make_host(
-    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: SharedForks
 ) -> AsyncIterator[Callable[..., object]]:
+    """A host: its sessions' apps are forked from the worker's fork server (as a real host's are), or
+    with ``fresh=True`` started afresh (``--no-fork``)."""
     monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
     hosts: list[Host] = []
 
-    async def make(spec: str = "2", limits: Limits | None = None, app: str = "standin") -> Host:
+    async def make(
+        spec: str = "2", limits: Limits | None = None, app: str = "standin", fresh: bool = False
+    ) -> Host:
         config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
         a = Authority.new(engine, parse_new_spec(spec), 21, tmp_path / "game.mqsave", config, KeyTable(None))
         await a.start()
-        ssh_host = SSHHost(a, app=app, limits=limits or Limits())
+        ssh_host = SSHHost(a, app=app, limits=limits or quick(), forks=None if fresh else forks)
         await ssh_host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
         host = Host(a, ssh_host, tmp_path)
         hosts.append(host)
@@ -99,11 +104,6 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-def _resolve(fut: asyncio.Future[None]) -> None:
-    if not fut.done():
-        fut.set_result(None)
-
-
 async def _feed(term: Term, data: bytes, chunk: int = 65536) -> None:
     """Type ``data`` into the ssh client's terminal as fast as it takes it (a paste, a flood)."""
     loop = asyncio.get_running_loop()
@@ -114,7 +114,7 @@ async def _feed(term: Term, data: bytes, chunk: int = 65536) -> None:
             n = os.write(term.master, view[:chunk])
         except BlockingIOError:
             fut: asyncio.Future[None] = loop.create_future()
-            loop.add_writer(term.master, _resolve, fut)
+            loop.add_writer(term.master, resolve, fut)
             try:
                 await fut
             finally:
@@ -192,7 +192,7 @@ def test_the_process_state_of_a_stopped_process_is_seen() -> None:
 @needs_ssh
 @pytest.mark.slow
 async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_unauthenticated=10))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_unauthenticated=10))  # type: ignore[misc]
     socks: list[socket.socket] = []
     try:
         for _ in range(30):  # a port scan that closes at once...
@@ -212,7 +212,7 @@ async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]
 @needs_ssh
 @pytest.mark.slow
 async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_unauthenticated=1))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_unauthenticated=1))  # type: ignore[misc]
     typing = host.ssh("slow", "-o", "PreferredAuthentications=keyboard-interactive")
     await typing.expect(r"Join code:")  # signing in, and in no hurry
     late = host.ssh(f"code-{host.code('0')}")
@@ -226,11 +226,11 @@ async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., ob
 @needs_ssh
 @pytest.mark.slow
 async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_failures=3))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_failures=3))  # type: ignore[misc]
     guess = host.ssh("guess", "-o", "PreferredAuthentications=keyboard-interactive")
     for _ in range(3):
         await guess.expect(r"Join code:")
-        guess.raw.clear()
+        guess.clear()
         guess.type("WRONG1\r")
     await guess.expect(r"too many wrong join codes from your address")
     assert await guess.wait() != 0
@@ -241,7 +241,7 @@ async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]
 @needs_ssh
 @pytest.mark.slow
 async def test_a_full_spectator_list_does_not_block_a_seat_code(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=Limits(max_spectators=2, max_players=2, max_sessions=5))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_spectators=2, max_players=2, max_sessions=5))  # type: ignore[misc]
     watch = host.code("watch")
     w1, w2 = host.ssh(f"code-{watch}"), host.ssh(f"code-{watch}")
     await w1.expect(r"spectator - state 0 ")
@@ -287,7 +287,7 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
     replies.sort()
     assert replies[len(replies) // 2] < 1.0, f"Ann's replies took {replies}"
     # a 2 MiB bracketed paste into Ann's own session: cut short, it still ends, and her keys work after it
-    ann.raw.clear()
+    ann.clear()
     await _feed(ann, b"\x1b[200~" + paste[: 2 << 20] + b"\x1b[201~")
     await ann.expect(r"fox|lazy|jump")  # the paste, cut down, is in her input line
     for _ in range(20):  # Enter right after the paste may find the input budget spent: press it again
@@ -298,7 +298,11 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
     await ann.expect(r"refused: ", 1.0)
     await _until(lambda: a.engine.deciding(a.state) == 0, 10)
     n = a.state.n
-    ann.type(to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r")
+    keys = to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r"
+    (guard,) = [s.guard for s in host.ssh_host.stats if 2 << 20 < s.bytes_from_client < 10 << 20]  # Ann
+    assert guard is not None
+    await _until(lambda: guard.room() >= len(keys))  # as a person types: once her input budget has room
+    ann.type(keys)
     await _until(lambda: max(_states(ann), default=0) > n, 10)
     # the flooded session's own app still follows the game: it shows the newest state
     n = a.state.n
@@ -312,7 +316,7 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
 @needs_ssh
 @pytest.mark.slow
 async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host()  # type: ignore[misc]
+    host: Host = await make_host(fresh=True)  # type: ignore[misc]  # (a forked app shares its parent's pages)
     ann = host.ssh(f"code-{host.code('0')}", size=(10_000, 10_000))
     await ann.expect(r"seat 0 Ann - state 0 .*size 400x150")
     (pid,) = host.ssh_host.children
@@ -330,15 +334,16 @@ async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Cal
 @pytest.mark.parametrize(
     ("limits", "why"),
     [
-        (Limits(stall=1.0), r"its app was stopped"),
-        (Limits(stall=1000.0, silent=3.0), r"its app stopped answering"),  # seen by its missing pings
+        # short limits (the defaults are seconds): the same checks, sooner
+        (quick(stall=0.5, heartbeat=0.2), r"its app was stopped"),
+        (quick(stall=1000.0, silent=1.0, heartbeat=0.2), r"its app stopped answering"),  # no pings
     ],
     ids=["stopped", "silent"],
 )
 async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
     make_host: Callable[..., object], limits: Limits, why: str
 ) -> None:
-    host: Host = await make_host(limits=limits)  # type: ignore[misc]
+    host: Host = await make_host(limits=limits, fresh=True)  # type: ignore[misc]  # (forked: test_net_forkserver)
     a = host.authority
     ann = host.ssh(f"code-{host.code('0')}")
     await ann.expect(r"seat 0 Ann - state 0 ")
@@ -358,7 +363,7 @@ async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
 @needs_ssh
 @pytest.mark.slow
 async def test_keys_typed_while_the_app_starts_are_no_signals(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host()  # type: ignore[misc]
+    host: Host = await make_host(fresh=True)  # type: ignore[misc]  # (forked: test_net_forkserver)
     ann = host.ssh(f"code-{host.code('0')}")
     await _until(lambda: bool(host.ssh_host.sessions))  # signed in: ssh's own terminal is raw now
     typed = 0
@@ -380,7 +385,7 @@ async def test_keys_typed_while_the_app_starts_are_no_signals(make_host: Callabl
 @needs_ssh
 @pytest.mark.slow
 async def test_an_empty_term_gets_a_safe_default(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host()  # type: ignore[misc]
+    host: Host = await make_host(fresh=True)  # type: ignore[misc]  # (its /proc environ; forked: test_net_forkserver)
     env = {k: v for k, v in os.environ.items() if k != "TERM"}  # OpenSSH then sends an empty type
     argv = ["ssh", "-tt", "-p", str(host.port), *SSH_OPTS, "-o", "PubkeyAuthentication=no"]
     ann = Term([*argv, f"code-{host.code('0')}@127.0.0.1"], env=env)
@@ -406,7 +411,7 @@ async def test_a_remote_palette_has_only_game_commands(
     ann.type("\x10")  # Ctrl+P: the command palette
     await ann.expect(r"Search for commands", 10)
     for query, shown in (("quit", r"Quit"), ("screensh", r"No matches found"), ("save the", r"No matches")):
-        ann.raw.clear()
+        ann.clear()
         ann.type(query)
         await ann.expect(shown, 10)
         assert "Screenshot" not in ann.text() and "Save the game" not in ann.text()
@@ -426,9 +431,9 @@ async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Pat
     save, sock = tmp_path / "table.mqsave", str(tmp_path / "table.sock")
     procs: list[asyncio.subprocess.Process] = []
     terms: list[Term] = []
-    try:
+    try:  # (--no-fork: its one session's app started afresh, no fork server to be killed with it)
         proc, port, codes = await serve_process(
-            env, "--new", "Ann,Bob", "--seed", "5", "--save", str(save), "--socket", sock
+            env, "--new", "Ann,Bob", "--seed", "5", "--save", str(save), "--socket", sock, "--no-fork"
         )
         procs.append(proc)
         for round_ in range(3):  # act, see it confirmed, kill -9 at once, come back with --load
@@ -450,7 +455,8 @@ async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Pat
                 await store.close()
             game, _ = persist.load(save)
             assert game.state.n == state.n + 1, f"round {round_}: the confirmed action was lost"
-            proc, port, again = await serve_process(env, "--load", str(save), "--socket", sock)
+            # back without SSH (only protocol clients follow; serve --load over SSH: test_net_ssh)
+            proc, _, again = await serve_process(env, "--load", str(save), "--socket", sock, ssh=False)
             procs.append(proc)
             assert again == codes
     finally:

@@ -21,13 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from ssh_helpers import needs_ssh
-from test_net_ssh import ANSI, SSH_OPTS, Term, _until, _write_key
+from ssh_helpers import ANSI, SSH_OPTS, SharedForks, Term, needs_ssh, quick, write_key
+from ssh_helpers import fork_server as fork_server  # the fixture, for this module
+from waiting import wait_until as _until
 
 from mqtui.engine.actions import to_text
 from mqtui.engine.state import STAGE_OVER
 from mqtui.net import lobbyproto as lp
 from mqtui.net import persist
+from mqtui.net.forkserver import ForkServer
 from mqtui.net.identity import SPECTATOR, Claim
 from mqtui.net.limits import PLAYER, VISITOR, Limits, Ticket
 from mqtui.net.limits import SPECTATOR as WATCHING
@@ -71,14 +73,13 @@ def _config() -> TableConfig:
     return TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
 
 
-async def _open_host(tmp: Path, forks: bool = False) -> LobbyHost:
+async def _open_host(tmp: Path, forks: ForkServer | None = None) -> LobbyHost:
     tables = Tables(tmp / "tables", _config())
     assert await tables.load_all() == []
     await tables.start()
-    host = LobbyHost(None, app="standin", tables=tables, name="Test host")
+    host = LobbyHost(None, app="standin", tables=tables, name="Test host", limits=quick())
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
-    if forks:
-        await host.start_forks()  # session apps forked from the pre-imported fork server
+    host.forks = forks  # session apps forked from the (worker's) pre-imported fork server
     return host
 
 
@@ -98,7 +99,7 @@ async def lobby(
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setenv("HOME", str(home))
-    forks = "forks" in request.keywords
+    forks = SharedForks(*request.getfixturevalue("fork_server")) if "forks" in request.keywords else None
     srv = Lobby(await _open_host(tmp_path, forks), tmp_path, env, [])
     try:
         yield srv
@@ -115,7 +116,7 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
     lobby: Lobby,
 ) -> None:
     ann_key = lobby.tmp / "ann_key"
-    _write_key(ann_key)
+    write_key(ann_key)
     ann = lobby.ssh(key=ann_key)  # any key opens the lobby
     await ann.expect(r"mqtui lobby - Test host - 0 tables", 30)
     bob = lobby.ssh()  # no key: Enter at the prompt opens the lobby
@@ -186,7 +187,7 @@ async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to
     lobby: Lobby,
 ) -> None:
     key = lobby.tmp / "dan_key"
-    _write_key(key)
+    write_key(key)
     dan = lobby.ssh(key=key)
     await dan.expect(r"mqtui lobby", 30)
     dan.type("n")
@@ -399,6 +400,7 @@ async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_
     await tables.close()
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), HOME=str(tmp_path), TERM="xterm-256color")
     argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--tables", str(folder), "--name", "Den"]
+    argv.append("--no-fork")  # no session comes: no fork server to start (forks: the tests above)
     proc = await asyncio.create_subprocess_exec(
         *argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
     )

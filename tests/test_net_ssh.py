@@ -9,23 +9,19 @@ texts looked for do not depend on the full app's layout.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
 import os
-import pty
 import re
 import signal
-import struct
+import socket
 import subprocess
 import sys
-import termios
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import asyncssh
 import pytest
-from ssh_helpers import needs_ssh
+from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, serve_process, ssh_term, write_key
+from ssh_helpers import fork_server as fork_server  # the fixture, for this module
 from waiting import wait_until as _until
 
 from mqtui import saves
@@ -35,6 +31,7 @@ from mqtui.engine.state import HIDDEN
 from mqtui.engine.view import view_for
 from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.forkserver import ForkServer
 from mqtui.net.identity import KeyTable
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
@@ -43,128 +40,6 @@ pytestmark = [
     needs_ssh,
     pytest.mark.slow,  # real ssh processes and servers: seconds each
 ]
-
-ANSI = re.compile(
-    rb"\x1b\[[0-9;?<>=!]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHM]"
-)
-SSH_OPTS = [
-    "-F",
-    "/dev/null",
-    "-o",
-    "StrictHostKeyChecking=no",
-    "-o",
-    "UserKnownHostsFile=/dev/null",
-    "-o",
-    "LogLevel=ERROR",
-    "-o",
-    "IdentityAgent=none",
-    "-o",
-    "ConnectTimeout=10",
-]
-
-
-def _take_tty() -> None:
-    """In the child: the pty is its controlling terminal, as in a real terminal window (ssh asks for
-    join codes and passphrases on /dev/tty)."""
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
-class Term:
-    """One ``ssh`` client in a pseudo-terminal; keeps every byte its terminal receives."""
-
-    def __init__(
-        self, argv: list[str], size: tuple[int, int] = (150, 45), env: dict[str, str] | None = None
-    ) -> None:
-        if env is None:  # the tests set their own TERM: they pass with TERM unset around them
-            env = dict(os.environ, TERM="xterm-256color")
-        master, slave = pty.openpty()
-        self._set_size(slave, *size)
-        self.proc = subprocess.Popen(
-            argv,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            start_new_session=True,
-            preexec_fn=_take_tty,
-            env=env,
-        )
-        os.close(slave)
-        os.set_blocking(master, False)
-        self.master = master
-        self.raw = bytearray()
-        self.closed = False
-        asyncio.get_running_loop().add_reader(master, self._read)
-
-    @staticmethod
-    def _set_size(fd: int, cols: int, rows: int) -> None:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-
-    def _read(self) -> None:
-        try:
-            data = os.read(self.master, 65536)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            asyncio.get_running_loop().remove_reader(self.master)
-            self.closed = True
-            return
-        self.raw += data
-
-    def text(self) -> str:
-        return ANSI.sub(b"", bytes(self.raw)).decode("utf-8", "replace")
-
-    async def expect(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        rx = re.compile(pattern)
-        while True:
-            m = rx.search(self.text())
-            if m:
-                return m
-            if loop.time() > end or (self.closed and not rx.search(self.text())):
-                raise AssertionError(
-                    f"{pattern!r} never showed; the terminal ends with:\n{self.text()[-1500:]}"
-                )
-            await asyncio.sleep(0.05)
-
-    def type(self, text: str) -> None:
-        os.write(self.master, text.encode())
-
-    def resize(self, cols: int, rows: int) -> None:
-        self._set_size(self.master, cols, rows)
-        self.proc.send_signal(signal.SIGWINCH)
-
-    async def wait(self, timeout: float = 15.0) -> int:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while self.proc.poll() is None:
-            if loop.time() > end:
-                raise AssertionError("ssh did not end")
-            await asyncio.sleep(0.05)
-        await _until(lambda: self.closed, what="the end of the terminal's output")  # the last bytes in
-        return self.proc.returncode
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            asyncio.get_running_loop().remove_reader(self.master)
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(5)
-        with contextlib.suppress(OSError):
-            os.close(self.master)
-
-
-def ssh_term(
-    port: int, user: str, *extra: str, key: Path | None = None, size: tuple[int, int] = (150, 45)
-) -> Term:
-    argv = ["ssh", "-tt", "-p", str(port), *SSH_OPTS]
-    if key is not None:
-        argv += ["-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "PreferredAuthentications=publickey"]
-    else:
-        argv += ["-o", "PubkeyAuthentication=no"]
-    return Term([*argv, *extra, f"{user}@127.0.0.1"], size)
 
 
 @dataclass
@@ -186,15 +61,8 @@ class Server:
         return self.authority.codes_for(spec)[0]
 
 
-def _write_key(path: Path) -> asyncssh.SSHKey:
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    path.write_bytes(key.export_private_key())
-    path.chmod(0o600)
-    return key
-
-
 async def _start(
-    engine: Engine, tmp: Path, saved: persist.ServedGame | None = None
+    engine: Engine, tmp: Path, forks: ForkServer | None = None, saved: persist.ServedGame | None = None
 ) -> tuple[Authority, SSHHost]:
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
     keys = KeyTable(tmp / "players.keys")
@@ -203,19 +71,24 @@ async def _start(
     else:
         a = Authority(engine, saved, tmp / "game.mqsave", config, keys)
     await a.start()
-    host = SSHHost(a, app="standin")
+    host = SSHHost(a, app="standin", limits=quick(), forks=forks)  # forked apps, as a real host's
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
     return a, host
 
 
 @pytest.fixture
-async def server(engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Server]:
+async def server(
+    engine: Engine,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fork_server: tuple[subprocess.Popen[bytes], socket.socket],
+) -> AsyncIterator[Server]:
     monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
-    key0 = _write_key(tmp_path / "ann_key")
-    _write_key(tmp_path / "stranger_key")
+    key0 = write_key(tmp_path / "ann_key")
+    write_key(tmp_path / "stranger_key")
     (tmp_path / "players.keys").write_text(f"0 {key0.export_public_key().decode().strip()} ann@test\n")
-    a, host = await _start(engine, tmp_path)
+    a, host = await _start(engine, tmp_path, SharedForks(*fork_server))
     srv = Server(a, host, host.port, tmp_path / "ann_key", tmp_path / "stranger_key", tmp_path, [])
     try:
         yield srv
@@ -356,7 +229,9 @@ async def test_a_dropped_player_reconnects_to_their_seat(server: Server) -> None
     await again.expect(re.escape(hand[0]) if hand else r"no cards")
 
 
-async def test_the_server_restarts_from_its_autosave(server: Server, engine: Engine) -> None:
+async def test_the_server_restarts_from_its_autosave(
+    server: Server, engine: Engine, fork_server: tuple[subprocess.Popen[bytes], socket.socket]
+) -> None:
     a = server.authority
     ann = server.ssh("ann", key=server.key0)
     await ann.expect(r"seat 0 Ann")
@@ -368,7 +243,7 @@ async def test_the_server_restarts_from_its_autosave(server: Server, engine: Eng
     await ann.wait()
     saved, _ = persist.load(server.tmp / "game.mqsave")
     assert saved.state.n == 1
-    b, host = await _start(engine, server.tmp, saved)
+    b, host = await _start(engine, server.tmp, SharedForks(*fork_server), saved)
     server.authority, server.host, server.port = b, host, host.port
     ann = server.ssh("ann", key=server.key0)
     await ann.expect(r"seat 0 Ann - state 1 ")
@@ -410,33 +285,14 @@ async def test_the_full_app_runs_over_ssh_with_only_the_players_hand(server: Ser
     assert not leaked, leaked
 
 
-async def serve_process(
-    env: dict[str, str], *args: str, ssh: bool = True
-) -> tuple[asyncio.subprocess.Process, int, dict[str, str]]:
-    """``mqtui serve --port 0 ARGS`` in a process of its own, once its banner is out: (process, SSH port,
-    seat -> join code). With ``ssh=False`` it runs ``--no-ssh`` (give ``--socket``) and the port is 0."""
-    more = ["--port", "0"] if ssh else ["--no-ssh"]
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "mqtui", "serve", *more, *args,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    text = ""
-    while "Ctrl+C" not in text:
-        line = await asyncio.wait_for(proc.stdout.readline(), 30)
-        assert line, text
-        text += line.decode()
-    port = re.search(r"SSH on 127.0.0.1:(\d+)", text)
-    codes = dict(re.findall(r"seat (\d) .*(?:code-|--code )(\w+)", text))
-    return proc, int(port.group(1)) if port else 0, codes
-
-
 async def test_the_serve_command_saves_on_a_signal_and_resumes_with_load(tmp_path: Path) -> None:
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), MQTUI_NET_APP="standin")
     save = tmp_path / "table.mqsave"
 
     async def serve(*args: str) -> tuple[asyncio.subprocess.Process, int, dict[str, str]]:
-        return await serve_process(env, *args)
+        # --linger 0: the apps the server ends leave its words up for no one to read (still shown);
+        # --no-fork: one session each, started afresh (serve's fork server: test_serve_upgrade)
+        return await serve_process(env, *args, "--linger", "0", "--no-fork")
 
     proc, port, codes = await serve("--new", "Ann,Bob", "--seed", "5", "--save", str(save))
     ann = ssh_term(port, f"code-{codes['0']}")
@@ -466,6 +322,7 @@ async def test_a_mixed_table_the_host_plays_in_the_servers_terminal(tmp_path: Pa
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), MQTUI_NET_APP="standin", TERM="xterm-256color")
     save = tmp_path / "mixed.mqsave"
     argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--new", "Ann,Bob", "--local-seat", "0"]
+    argv.append("--no-fork")  # Bob's one session started afresh (serve's fork server: test_serve_upgrade)
     host = Term([*argv, "--save", str(save)], env=env)
     try:
         port = int((await host.expect(r"SSH on 127.0.0.1:(\d+)")).group(1))

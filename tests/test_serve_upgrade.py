@@ -9,8 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ssh_helpers import needs_ssh
-from test_net_ssh import Term, ssh_term
+from ssh_helpers import Term, needs_ssh, ssh_term
 from test_saves_upgrade import OLD, add_monster, first_monster, retune
 
 from mqtui import saves
@@ -30,6 +29,7 @@ async def test_serve_load_of_a_0_1_0_table_after_the_content_changed(tmp_path: P
     old = saves.read(save)
     n = old.state.n
 
+    # (as a real host runs: Ann's app forked from the fork server serve starts)
     host = Term([sys.executable, "-m", "mqtui", "serve", "--port", "0", "--load", str(save)], env=env)
     try:
         port = int((await host.expect(r"SSH on 127.0.0.1:(\d+)", 30)).group(1))

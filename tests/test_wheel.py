@@ -75,11 +75,33 @@ def _copy_source(dest: Path) -> Path:
     return src
 
 
-def _build(python: str, source: Path, hook: str, out: Path) -> Path:
-    code = f"from setuptools import build_meta as m; print(m.{hook}({str(out)!r}))"
-    done = subprocess.run([python, "-c", code], cwd=source, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"{hook} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return out / done.stdout.strip().splitlines()[-1]
+BUILD = """
+import os, sys, tarfile
+from pathlib import Path
+from setuptools import build_meta as m
+
+source, out, unpacked = map(Path, sys.argv[1:])
+os.chdir(source)
+sdist = out / m.build_sdist(str(out))
+with tarfile.open(sdist) as tar:
+    tar.extractall(unpacked, filter="data")
+(top,) = unpacked.iterdir()
+os.chdir(top)  # the wheel comes from the sdist
+print(sdist, out / m.build_wheel(str(out)), sep="\\n")
+"""
+
+
+def _build(python: str, source: Path, out: Path, unpacked: Path) -> tuple[Path, Path]:
+    """The sdist of ``source``, and the wheel built from that sdist (one process for both builds)."""
+    done = subprocess.run(
+        [python, "-c", BUILD, str(source), str(out), str(unpacked)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, f"the build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    sdist, wheel = done.stdout.strip().splitlines()[-2:]
+    return Path(sdist), Path(wheel)
 
 
 @pytest.fixture(scope="module")
@@ -90,11 +112,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         pytest.skip(f"cannot build the wheel offline: {problem} (run ./test to refresh .venv)")
     tmp = tmp_path_factory.mktemp("wheel")
     dist = tmp / "dist"
-    sdist = _build(sys.executable, _copy_source(tmp), "build_sdist", dist)
-    with tarfile.open(sdist) as tar:
-        tar.extractall(tmp / "unpacked", filter="data")
-    (unpacked,) = (tmp / "unpacked").iterdir()
-    wheel = _build(sys.executable, unpacked, "build_wheel", dist)  # the wheel comes from the sdist
+    sdist, wheel = _build(sys.executable, _copy_source(tmp), dist, tmp / "unpacked")
     env_dir = tmp / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -117,16 +135,31 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     return {"wheel": wheel, "sdist": sdist, "bin": env_dir / "bin", "cwd": elsewhere, "env": env}
 
 
-def run(installed: dict[str, object], *argv: str) -> subprocess.CompletedProcess[str]:
-    exe = Path(str(installed["bin"])) / argv[0]
-    return subprocess.run(
-        [str(exe), *argv[1:]],
-        cwd=str(installed["cwd"]),
-        env=installed["env"],  # type: ignore[arg-type]
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def run(installed: dict[str, object], *commands: list[str]) -> list[subprocess.CompletedProcess[str]]:
+    """Run each command (``[program, args...]``, the program from the fresh environment) in the folder
+    elsewhere, all at once (they are independent); their results in the same order."""
+    procs = [
+        subprocess.Popen(
+            [str(Path(str(installed["bin"])) / argv[0]), *argv[1:]],
+            cwd=str(installed["cwd"]),
+            env=installed["env"],  # type: ignore[arg-type]
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for argv in commands
+    ]
+    done = []
+    try:
+        for argv, proc in zip(commands, procs, strict=True):
+            out, err = proc.communicate(timeout=300)
+            done.append(subprocess.CompletedProcess(argv, proc.returncode, out, err))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return done
 
 
 def test_the_wheel_and_sdist_carry_content_themes_and_docs(installed: dict[str, object]) -> None:
@@ -147,24 +180,27 @@ def test_the_wheel_and_sdist_carry_content_themes_and_docs(installed: dict[str, 
 def test_installed_mqtui_works_from_another_folder(installed: dict[str, object]) -> None:
     from mqtui import __version__
 
-    version = run(installed, "mqtui", "--version")
+    version, check, sim, cards, scenarios, helped = run(
+        installed,
+        ["mqtui", "--version"],
+        ["mqtui", "content", "check"],
+        ["mqtui", "sim", "--games", "1", "--players", "4", "--json"],  # (the bots: test_sim)
+        ["mqtui", "cards", "--kind", "monster"],
+        ["mqtui", "scenario", "-q"],
+        ["python", "-m", "mqtui", "--help"],
+    )
     assert version.returncode == 0 and version.stdout.strip() == f"mqtui {__version__}"
-    check = run(installed, "mqtui", "content", "check")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "content OK" in check.stdout and "standing-room-only: OK" in check.stdout
-    sim = run(installed, "mqtui", "sim", "--games", "3", "--players", "4", "--json")
     assert sim.returncode == 0, sim.stderr
-    assert json.loads(sim.stdout)["games"] == 3
-    cards = run(installed, "mqtui", "cards", "--kind", "monster")
+    assert json.loads(sim.stdout)["games"] == 1
     assert cards.returncode == 0 and "Monsters (" in cards.stdout, cards.stderr
-    scenarios = run(installed, "mqtui", "scenario", "-q")
     assert scenarios.returncode == 0 and " passed, 0 failed" in scenarios.stdout, scenarios.stdout
-    helped = run(installed, "python", "-m", "mqtui", "--help")
     assert helped.returncode == 0 and "  serve " in helped.stdout
 
 
 def test_installed_app_opens_its_title_screen_and_a_new_game(installed: dict[str, object]) -> None:
-    done = run(installed, "python", "-c", HEADLESS)
+    (done,) = run(installed, ["python", "-c", HEADLESS])
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     venv_dir = str(Path(str(installed["bin"])).parent)

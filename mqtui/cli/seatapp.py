@@ -49,9 +49,18 @@ def seat_app(choice: str = "auto") -> AppFactory:
 
 
 def add_app_options(parser: argparse.ArgumentParser) -> None:
-    """``--app`` (see :func:`seat_app`) and ``--linger``, shared by the seat's and the lobby's program."""
+    """``--app`` (see :func:`seat_app`), ``--linger`` and ``--heartbeat``, shared by the seat's and the
+    lobby's program (the SSH host passes its limits' values: see ``SSHHost.app_options``)."""
+    from mqtui.net.limits import Limits
+
+    d = Limits()
     parser.add_argument("--app", default="auto", choices=APPS)
-    parser.add_argument("--linger", type=float, default=1.5, help="seconds to leave a closing message up")
+    parser.add_argument(
+        "--linger", type=float, default=d.linger, help="seconds to leave a closing message up"
+    )
+    parser.add_argument(
+        "--heartbeat", type=float, default=d.heartbeat, help="seconds between a served app's pings"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

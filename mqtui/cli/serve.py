@@ -108,6 +108,7 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         ("--max-unauthenticated", "connections still signing in"),
         ("--login-timeout", "seconds a connection has to sign in"),
         ("--max-failures", "wrong join codes from one address in 10 minutes before it is refused"),
+        ("--linger", "seconds a session leaves a message up for its player (its seat's code, why it ended)"),
     ):
         default = getattr(d, _field(flag))
         group.add_argument(

@@ -51,27 +51,31 @@ def make_app(store: GameStore, factory: AppFactory, remote: bool = False) -> App
     return app
 
 
-async def run_app(store: NetStore, factory: AppFactory, remote: bool = False) -> int:
-    """Run the app on this process's terminal until the player quits or the server goes away."""
+async def run_app(
+    store: NetStore, factory: AppFactory, remote: bool = False, heartbeat: float | None = None
+) -> int:
+    """Run the app on this process's terminal until the player quits or the server goes away.
+    ``heartbeat``: seconds between a remote app's pings (default ``sessionguard.HEARTBEAT``)."""
     app = make_app(store, factory, remote)
 
     async def watch() -> None:
         await store.closed.wait()
         app.exit(return_code=3, message=f"mqtui: {store.close_reason}")
 
-    async def heartbeat() -> None:
+    async def pings() -> None:
         """A served session's app pings while its event loop runs: the server ends one that falls silent."""
         from mqtui.net.sessionguard import HEARTBEAT
 
+        every = heartbeat or HEARTBEAT
         while not store.closed.is_set():
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(every)
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(store.ping(), HEARTBEAT * 2)
+                await asyncio.wait_for(store.ping(), every * 2)
 
     loop = asyncio.get_running_loop()
     tasks = [loop.create_task(watch())]
     if remote:
-        tasks.append(loop.create_task(heartbeat()))
+        tasks.append(loop.create_task(pings()))
     try:
         await app.run_async()
     finally:
@@ -109,14 +113,20 @@ async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
         print(f"mqtui: could not join the game: {exc}", flush=True)
         await asyncio.sleep(args.linger)
         return 2
-    return await play_to_end(store, factory, args.linger, remote=args.fd is not None)
+    return await play_to_end(store, factory, args.linger, args.fd is not None, args.heartbeat)
 
 
-async def play_to_end(store: NetStore, factory: AppFactory, linger: float, remote: bool = False) -> int:
+async def play_to_end(
+    store: NetStore,
+    factory: AppFactory,
+    linger: float,
+    remote: bool = False,
+    heartbeat: float | None = None,
+) -> int:
     """Run the app until it ends; if the server ended it, leave the reason up for ``linger`` seconds.
     ``remote``: a served session's app (game commands only, and a heartbeat; see :func:`run_app`)."""
     try:
-        code = await run_app(store, factory, remote=remote)
+        code = await run_app(store, factory, remote, heartbeat)
     finally:
         reason = store.close_reason
         await store.close()

@@ -27,7 +27,7 @@ import signal
 import socket
 import sys
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,8 +42,22 @@ MAX_MSG = 256 * 1024
 # -- the fork server process ------------------------------------------------------------------------------
 
 
-def preload() -> None:
-    """Import and load everything a session uses, once, before any fork."""
+class HostGone(Exception):
+    """The SSH host went away while the fork server was still loading: nothing to serve."""
+
+
+def host_gone(ctrl: socket.socket) -> bool:
+    """Whether the host closed its end (before ``ready`` it sends nothing, so readable means gone)."""
+    try:
+        readable, _, _ = select.select([ctrl], [], [], 0)
+        return bool(readable) and not ctrl.recv(1, socket.MSG_PEEK)
+    except OSError:
+        return True
+
+
+def preload(gone: Callable[[], bool] = lambda: False) -> None:
+    """Import and load everything a session uses, once, before any fork; stop (HostGone) as soon as
+    ``gone()`` says the host is gone (killed while we load: no use finishing)."""
     import importlib
 
     for name in (
@@ -62,6 +76,8 @@ def preload() -> None:
         "mqtui.ui.screens.game_over",
         "mqtui.net.standin",
     ):
+        if gone():
+            raise HostGone
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     from mqtui.engine.content import load_content
@@ -72,6 +88,8 @@ def preload() -> None:
     for pack in Tables.available_packs():
         with contextlib.suppress(Exception):
             load_content(content_dirs([pack]))
+    if gone():
+        raise HostGone
     try:
         import asyncio
 
@@ -233,7 +251,10 @@ def _reap(ctrl: socket.socket) -> None:
 def main() -> int:
     fd = int(sys.argv[1])
     ctrl = socket.socket(fileno=fd)
-    preload()
+    try:
+        preload(lambda: host_gone(ctrl))
+    except HostGone:
+        return 0
     return serve_forks(ctrl)
 
 

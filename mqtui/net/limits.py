@@ -41,9 +41,9 @@ class Limits:
     input_rate: float = 256.0  # bytes a second of keyboard input an app gets, on average...
     input_burst: float = 1024.0  # ...and at once (a paste); more is dropped, not queued
     stall: float = 5.0  # seconds an app may leave its input unread, or be stopped, before it is ended
-    silent: float = (
-        15.0  # seconds an app may send nothing to the game (it pings every 2 s) before it is ended
-    )
+    silent: float = 15.0  # seconds an app may send nothing to the game (it pings) before it is ended
+    heartbeat: float = 2.0  # seconds between a session app's pings (keep silent several of these)
+    linger: float = 1.5  # seconds a session leaves a message up for its player (a seat's code, why it ended)
     default_term: str = "xterm-256color"  # for a client that sends an empty TERM
 
     def check(self) -> str:

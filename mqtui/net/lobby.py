@@ -147,6 +147,7 @@ class LobbyHost(SSHHost):
                 str(theirs.fileno()),
                 "--app",
                 self.app,
+                *self.app_options(),
             ]
             return await self.run_child(process, argv, theirs, SPECTATOR, heard)
         finally:

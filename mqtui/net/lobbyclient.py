@@ -59,7 +59,7 @@ async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
         return 2
     if seated.again:
         await asyncio.sleep(args.linger)  # time to read the code
-    code = await play_to_end(store, factory, args.linger, remote=True)  # game commands, heartbeat
+    code = await play_to_end(store, factory, args.linger, True, args.heartbeat)  # game commands, heartbeat
     if code == 0 or store.close_reason.startswith("this table has ended"):
         return BACK_TO_LOBBY  # they left the table, or it ended: back to the list of tables
     return code

@@ -130,8 +130,11 @@ async def on_new_pty(size: tuple[int, int, int, int], start: Callable[[int], Awa
     return Child(proc, master)
 
 
-def client_argv(fd: int, dirs: Sequence[str] = (), app: str = "auto") -> list[str]:
-    argv = [sys.executable, "-m", "mqtui.cli.seatapp", "--fd", str(fd), "--app", app]
+def client_argv(
+    fd: int, dirs: Sequence[str] = (), app: str = "auto", options: Sequence[str] = ()
+) -> list[str]:
+    """The seat's program for a session (``options``: more of its arguments, ``SSHHost.app_options``)."""
+    argv = [sys.executable, "-m", "mqtui.cli.seatapp", "--fd", str(fd), "--app", app, *options]
     for d in dirs:
         argv += ["--dir", d]
     return argv
@@ -168,6 +171,7 @@ class RelayStats:
     bytes_to_client: int = 0
     bytes_from_client: int = 0
     resizes: int = 0
+    guard: SessionGuard | None = None  # the session's limits as they stand (its input budget, ...)
 
 
 async def relay(
@@ -273,12 +277,14 @@ def _quiet(task: asyncio.Future[Any]) -> None:
 
 
 async def stop(child: Child, grace: float = 2.0) -> None:
-    """Hang up the app's terminal, then ask, then make it stop."""
+    """Hang up the app's terminal, then ask, then make it stop. A stopped app (SIGSTOP, Ctrl+Z) is
+    continued after each signal, so that it takes the signal now rather than after its grace."""
     if child.proc.returncode is not None:
         return
     for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGKILL):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(child.pid, sig)
+            os.killpg(child.pid, signal.SIGCONT)
         try:
             await asyncio.wait_for(child.proc.wait(), grace)
             return

@@ -7,7 +7,7 @@ import contextlib
 import socket
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mqtui import saves
 from mqtui.atomic import open_private_append
@@ -23,6 +23,9 @@ from mqtui.net.options import host_log, stop_on_signals
 from mqtui.net.table import parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
+
+if TYPE_CHECKING:
+    from mqtui.net.sshserver import SSHHost
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -127,20 +130,17 @@ async def serve(
         out = log_file
     unlog = host_log(out)
 
-    from mqtui.net.sshserver import SSHHost
+    dirs = persist.client_content(authority.engine, authority.game.packs, save_path)
+    host: SSHHost | None = None
+    if opts.ssh:  # (asyncssh is imported only for it: a --no-ssh host starts quicker)
+        from mqtui.net.sshserver import SSHHost
 
-    packs = authority.game.packs
-    host = SSHHost(
-        authority,
-        content_dirs=persist.client_content(authority.engine, packs, save_path),
-        app=opts.app,
-        limits=opts.limits,
-    )
+        host = SSHHost(authority, content_dirs=dirs, app=opts.app, limits=opts.limits)
     stop = stop_on_signals()
     port = 0
     started = False
     try:
-        if opts.ssh:
+        if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
             port = host.port
             if opts.fork:
@@ -156,9 +156,8 @@ async def serve(
         started = True
         if authority.durable is not None:  # the save is on disk before the banner hands out its codes
             await authority.durable.wait(authority.state.n)
-        text = banner(
-            authority, save_path, opts.host if opts.ssh else None, port, opts.socket, host.fingerprint
-        )
+        fingerprint = host.fingerprint if host is not None else ""
+        text = banner(authority, save_path, opts.host if host else None, port, opts.socket, fingerprint)
         print(text, flush=True)
         if log_file is not None:
             print(text, file=log_file, flush=True)
@@ -176,7 +175,8 @@ async def serve(
             await authority.close()  # goodbyes first: each player's app shows why it ends; then the save
         else:
             authority.discard()  # it never ran: leave no save behind
-        await host.close()
+        if host is not None:
+            await host.close()
         if started:
             print(f"mqtui serve: saved to {save_path}", flush=True)
         unlog()

@@ -10,9 +10,10 @@ window-size change, and runs its :meth:`~SessionGuard.watch` beside the copying:
 - window sizes are clamped to a sane maximum and a storm of changes reaches the app as at most ten
   changes a second (the newest size wins);
 - an app that is stopped (SIGSTOP), that leaves its input unread for ``stall`` seconds, or that sends
-  nothing to the game for ``silent`` seconds (a session's app pings every ``HEARTBEAT`` seconds while
+  nothing to the game for ``silent`` seconds (a session's app pings every ``heartbeat`` seconds while
   its event loop runs, so a hung app falls silent) is ended,
-  which frees its session's slot.
+  which frees its session's slot. The app is looked at every ``CHECK_EVERY`` seconds, or more often
+  when these limits are shorter (a quarter of the shorter one).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from mqtui.net.limits import Limits, clamp_size
 
 PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"  # bracketed paste: the app waits for the end
 RESIZE_EVERY = 0.1  # seconds between window-size changes passed to the app
-CHECK_EVERY = 0.5  # seconds between looks at the app
-HEARTBEAT = 2.0  # seconds between the pings of a session's app (mqtui.net.client)
+CHECK_EVERY = 0.5  # seconds between looks at the app (at most)
+HEARTBEAT = Limits().heartbeat  # seconds between the pings of a session's app (mqtui.net.client)
 
 
 def process_state(pid: int) -> str:
@@ -61,6 +62,11 @@ class SessionGuard:
         self._resize_timer: asyncio.TimerHandle | None = None
 
     # -- input ----------------------------------------------------------------------------------------
+
+    def room(self) -> int:
+        """How many bytes of input the app would get now."""
+        elapsed = time.monotonic() - self.refilled
+        return int(min(self.limits.input_burst, self.tokens + elapsed * self.limits.input_rate))
 
     def take(self, data: bytes) -> bytes:
         """The part of ``data`` the app gets now; the rest is dropped."""
@@ -127,9 +133,10 @@ class SessionGuard:
         ``heard`` gives the ``time.monotonic()`` of the app's latest message to the game (None while
         it has no connection to the game)."""
         stall, silent = self.limits.stall, self.limits.silent
+        every = max(0.01, min(CHECK_EVERY, stall / 4, silent / 4))
         stopped_since: float | None = None
         while True:
-            await asyncio.sleep(CHECK_EVERY)
+            await asyncio.sleep(every)
             now = time.monotonic()
             if process_state(pid) in ("T", "t"):
                 stopped_since = stopped_since or now

@@ -213,10 +213,14 @@ class SSHHost:
             ours, theirs = socket.socketpair()
             authority.attach(ours, bound)
             dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
-            argv = client_argv(theirs.fileno(), dirs, self.app)
+            argv = client_argv(theirs.fileno(), dirs, self.app, self.app_options())
             return await self.run_child(process, argv, theirs, seat, self._heard(ours, lambda: authority))
         finally:
             ticket.release()
+
+    def app_options(self) -> list[str]:
+        """The arguments every session's app gets from the host's limits (its pace, not its game)."""
+        return ["--linger", f"{self.limits.linger:g}", "--heartbeat", f"{self.limits.heartbeat:g}"]
 
     def _admit(self, process: asyncssh.SSHServerProcess[bytes], kind: str, table: str = "") -> Ticket | None:
         """A ticket for one session of this kind (at this table), or None: the person was told why."""
@@ -256,10 +260,10 @@ class SSHHost:
         finally:
             theirs.close()
         self.children[child.pid] = seat
-        stats = RelayStats()
+        stats = RelayStats(guard=SessionGuard(self.limits))
         self.stats.append(stats)
         try:
-            return await relay(process, child, stats, SessionGuard(self.limits), heard)
+            return await relay(process, child, stats, stats.guard, heard)
         finally:
             self.children.pop(child.pid, None)
 
@@ -318,7 +322,7 @@ class SSHHost:
                             f"Seat {result} is yours. To come back to it later, connect as "
                             f"code-{codes[0]} (keep it to yourself). Starting...\r\n".encode()
                         )
-                        await asyncio.sleep(1.5)
+                        await asyncio.sleep(self.limits.linger)  # time to read the code
                     return result
                 process.stdout.write(f"{result}\r\n".encode())
             else:
