@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from textual import events
 from textual.keys import key_to_character
 from textual.pilot import Pilot
+from textual.widget import Widget
 from waiting import SAFETY_NET
 
 from mqtui.engine.actions import Action
@@ -178,6 +179,30 @@ async def press(pilot: Pilot[object], key: str, done: Callable[[], object], what
     knows what the key does waits for exactly that instead."""
     pilot.app.post_message(events.Key(key, key_to_character(key)))
     await until(pilot, done, what or f"the effect of {key!r}")
+
+
+async def act(pilot: Pilot[object], app: MQApp, key: str) -> None:
+    """Press a key that sends the game an action: wait until the store has taken it, then settle."""
+    store = app.game_store
+    assert isinstance(store, LocalStore)
+    n = store.state.n
+    await press(pilot, key, lambda: store.state.n != n, f"an action by {key!r}")
+    await settle(pilot, app)
+
+
+def notes(app: MQApp) -> list[str]:
+    """The titles and messages of the notifications on screen, one ``title: message`` each."""
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+async def fire_timer(pilot: Pilot[object], widget: Widget, callback: Callable[[], object]) -> None:
+    """Fire now the timer ``widget`` set to call ``callback`` (a test that need not wait its seconds;
+    set its interval long, so that only this fires it)."""
+    timer = next((t for t in widget._timers if getattr(t._callback, "args", ()) == (callback,)), None)
+    assert timer is not None, f"no timer set for {callback}"
+    timer.stop()
+    await timer._tick(next_timer=0.0, count=1)
+    await drain(pilot)
 
 
 async def settle(pilot: Pilot[object], app: MQApp) -> None:
