@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 from engine_helpers import engine as base_engine
+from pytest_textual_snapshot import SVGImageExtension
+from syrupy.assertion import SnapshotAssertion
 
 from mqtui.engine.game import Engine
 
@@ -50,6 +52,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def data(tmp_path: Path) -> Path:
     """The test's data folder (``$MQTUI_DATA``), for tests that look into it."""
     return tmp_path / "data"
+
+
+@pytest.fixture
+def svg_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """The test's stored SVG picture (``tests/__snapshots__/<module>/<test>.svg``, where ``snap_compare``
+    keeps them; ``--snapshot-update`` rewrites them): ``assert svg_snapshot == await screenshot(app)``."""
+    return snapshot.use_extension(SVGImageExtension)
 
 
 @pytest.fixture(scope="session")

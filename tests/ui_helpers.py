@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
 from textual import events
 from textual.keys import key_to_character
@@ -228,6 +228,27 @@ async def running(app: MQApp, size: tuple[int, int] = (80, 24)) -> AsyncIterator
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
         yield pilot
+
+
+async def screenshot(
+    app: MQApp,
+    size: tuple[int, int] = (80, 24),
+    run_before: Callable[[Pilot[object]], Awaitable[object]] | None = None,
+) -> str:
+    """The app's screen as an SVG picture, as ``snap_compare`` takes it (headless, notifications on,
+    animations over, layout current), after ``run_before`` and the store's latest state is shown.
+
+    Compare it with the stored picture through the ``svg_snapshot`` fixture. (``snap_compare`` waits for
+    the app to be idle five times around ``run_before``; this waits on the conditions instead.)"""
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(pilot, app)
+        if run_before is not None:
+            await run_before(pilot)
+            await settle(pilot, app)
+        await app.animator.wait_until_complete()
+        await drain(pilot)
+        app.screen._on_timer_update()
+        return app.export_screenshot(title=app.title, simplify=True)
 
 
 async def past_hand_off(pilot: Pilot[object], app: MQApp) -> None:
