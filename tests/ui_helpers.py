@@ -8,6 +8,8 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
 from textual import events
+from textual.drivers.headless_driver import HeadlessDriver
+from textual.geometry import Size
 from textual.keys import key_to_character
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -203,6 +205,15 @@ async def fire_timer(pilot: Pilot[object], widget: Widget, callback: Callable[[]
     timer.stop()
     await timer._tick(next_timer=0.0, count=1)
     await drain(pilot)
+
+
+async def resize(pilot: Pilot[object], size: tuple[int, int], done: Callable[[], object], what: str) -> None:
+    """Resize the terminal (as ``Pilot.resize_terminal``, without its idle wait) until ``done()``."""
+    app = pilot.app
+    assert isinstance(app._driver, HeadlessDriver)  # (what run_test runs)
+    app._driver._size = Size(*size)
+    app.post_message(events.Resize(Size(*size), Size(*size)))
+    await until(pilot, done, what)
 
 
 async def settle(pilot: Pilot[object], app: MQApp) -> None:
