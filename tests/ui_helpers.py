@@ -228,8 +228,14 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
         if _game_screen(app) is None or app.game_store is None:
             return
     await until(pilot, lambda: shows_latest(app), "the screen to show the store's latest state")
+    await redraw(pilot)
+
+
+async def redraw(pilot: Pilot[object]) -> None:
+    """Draw the screen on top now (layout and sizes current), once what was posted to it is handled:
+    the redraw ``Pilot.pause`` ends with, without its idle wait."""
     await drain(pilot)
-    app.screen._on_timer_update()  # the redraw Pilot.pause ends with
+    pilot.app.screen._on_timer_update()
 
 
 @contextlib.asynccontextmanager
@@ -257,8 +263,7 @@ async def screenshot(
             await run_before(pilot)
             await settle(pilot, app)
         await app.animator.wait_until_complete()
-        await drain(pilot)
-        app.screen._on_timer_update()
+        await redraw(pilot)
         return app.export_screenshot(title=app.title, simplify=True)
 
 
