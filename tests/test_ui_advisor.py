@@ -125,8 +125,8 @@ async def test_the_game_over_screen_shows_the_tally() -> None:
         for taken in ("pass", "pass", "pass", "end"):
             tally_for(store).record(advice, Action(0, taken))
         app.game_over(None, store.snapshot())
-        shown = lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#advice-tally")  # noqa: E731
-        await until(pilot, shown, "the game-over screen")
+        await until(pilot, lambda: app.screen.query("#advice-tally"), "the game-over screen")
+        assert isinstance(app.screen, GameOverScreen)
         text = str(app.screen.query_one("#advice-tally", Static).render())
         assert "advice 3 of 4 times (75%)" in text
 

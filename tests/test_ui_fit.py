@@ -48,10 +48,12 @@ async def combat_lines(actions: int, size: tuple[int, int], show: bool = False) 
         pane = game.query_one("#combat-main", CombatPane)
         if show:  # the fight is over: the pane that shows the last one
             game.query_one("#main").current = "combat-main"  # type: ignore[attr-defined]
-            size = lambda: (pane.content_size.width, pane.content_size.height)  # noqa: E731
-            await until(
-                pilot, lambda: pane.display and size()[1] > 0 and pane._fitted == size(), "the pane fitted"
-            )
+
+            def fitted() -> bool:  # shown, laid out, and its text fitted to its size
+                now = (pane.content_size.width, pane.content_size.height)
+                return pane.display and now[1] > 0 and pane._fitted == now
+
+            await until(pilot, fitted, "the pane fitted")
         assert pane.display and pane.content_size.height > 0
         return shown(pane), pane.content_size.height
 
@@ -89,9 +91,12 @@ async def test_load_dialog_rows_are_two_lines_cut_at_80_whole_when_wide(width: i
     store.save(slots.new_autosave_path())
     app = MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
     async with running(app, (width, 24)) as pilot:
-        listed = lambda: (
-            isinstance(app.screen, LoadDialog) and app.screen.query_one("#saves", OptionList).option_count
-        )  # noqa: E731
+
+        def listed() -> object:
+            return (
+                isinstance(app.screen, LoadDialog) and app.screen.query_one("#saves", OptionList).option_count
+            )
+
         await press(pilot, "l", listed, "the saves listed")
         await redraw(pilot)
         saves = app.screen.query_one("#saves", OptionList)

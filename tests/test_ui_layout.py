@@ -46,8 +46,9 @@ async def test_actions_one_line_each_and_whole_when_highlighted() -> None:
         i = long[0]
         assert str(prompts[i]).endswith("…") and prompts[i].cell_len <= width
         actions.highlighted = i
-        whole = lambda: actions.get_option_at_index(i).prompt.plain == actions._labels[i].plain  # noqa: E731
-        await until(pilot, whole, "the highlighted action whole")
+        await until(
+            pilot, lambda: actions.get_option_at_index(i).prompt.plain == actions._labels[i].plain, "whole"
+        )
 
 
 async def test_settings_check_boxes_say_their_state() -> None:
