@@ -16,6 +16,7 @@ from ui_helpers import (
     make_app,
     past_hand_off,
     press,
+    running,
     settle,
     store_for,
     until,
@@ -117,10 +118,9 @@ def test_the_tally_line_says_how_often_the_advice_was_taken() -> None:
 
 async def test_the_game_over_screen_shows_the_tally() -> None:
     store = store_for()
-    app = make_app(store)
-    app.game_store = store
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    app = make_app()  # (the title screen: the game-over screen needs the game's store, not its screen)
+    async with running(app) as pilot:
+        app.game_store = store
         advice = Advice(Action(0, "pass"), "pass")
         for taken in ("pass", "pass", "pass", "end"):
             tally_for(store).record(advice, Action(0, taken))

@@ -309,13 +309,17 @@ async def test_monster_phase_moves_monsters() -> None:
         assert (monster.x, monster.y) == (1, 1)
 
 
-async def test_illegal_key_is_explained() -> None:
+async def test_a_key_that_cannot_be_used_says_why() -> None:
+    """An illegal key (search with nothing to search) and a greyed move key each say why in a note."""
     store = store_for()
+    hero(store, 0).moves = 0
+    hero(store, 0).moved = True  # (with a Move unspent, the spend-all rule would let her go)
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(app) as pilot:
         await press(pilot, "s", lambda: notes(app))  # nothing to search in the Entrance
         assert any("search" in n for n in notes(app))
+        await press(pilot, "shift+up", lambda: len(notes(app)) == 2)
+        assert notes(app)[-1].split(": ", 1)[1].startswith("Cannot go north: ")
 
 
 async def test_undo_with_nothing_to_undo_says_why() -> None:
@@ -327,17 +331,6 @@ async def test_undo_with_nothing_to_undo_says_why() -> None:
         await press(pilot, "ctrl+z", lambda: notes(app))
         assert any(n.startswith("Nothing to undo: ") for n in notes(app))
         assert len(store.state.rooms) == 2
-
-
-async def test_a_greyed_move_key_says_why() -> None:
-    store = store_for()
-    hero(store, 0).moves = 0
-    hero(store, 0).moved = True  # (with a Move unspent, the spend-all rule would let her go)
-    app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await press(pilot, "shift+up", lambda: notes(app))
-        assert any(n.message.startswith("Cannot go north: ") for n in app._notifications)
 
 
 async def test_local_app_opens_over_title() -> None:
