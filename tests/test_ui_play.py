@@ -86,7 +86,6 @@ def hand_option(hand: CardList, uid: int) -> int:
     return next(i for i in range(hand.option_count) if hand.get_option_at_index(i).id == f"card-{uid}")
 
 
-@pytest.mark.slow
 async def test_fight_by_keys_with_an_item_and_a_one_shot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(game, "RESULT_SECONDS", 3600.0)  # the test fires that timer itself
     store = fight_position()
@@ -126,7 +125,6 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot(monkeypatch: pytest.Mon
         assert screen.query_one(ContentSwitcher).current == "map"
 
 
-@pytest.mark.slow
 async def test_helper_invitation_hot_seat() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")), dice=[6, 1])
     app = make_app(store)
@@ -154,7 +152,6 @@ async def test_helper_invitation_hot_seat() -> None:
         assert any("Ann and Bob" in line.text and "beat" in line.text for line in screen.snapshot.log)
 
 
-@pytest.mark.slow
 async def test_thrown_item_from_the_next_room() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     (flask,) = give(store, 1, ["flask-of-bravado"])
@@ -290,7 +287,6 @@ def test_copies_of_one_card_are_one_line_with_a_count() -> None:
     assert copies.endswith("(×3)")
 
 
-@pytest.mark.slow
 async def test_monster_phase_moves_monsters() -> None:
     store = store_for()
     empty_hands(store)
@@ -395,7 +391,6 @@ async def test_the_countdown_is_on_by_default() -> None:
     assert Settings().pass_countdown == 3
 
 
-@pytest.mark.slow
 async def test_side_combat_pane_is_up_to_date_when_the_screen_widens() -> None:
     """At 80 columns the fight has the main pane (the side pane is hidden and not kept up to date);
     wide, the side pane draws the fight as it is now, in the first frame it is shown."""

@@ -86,7 +86,6 @@ async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
         assert isinstance(app.screen, TitleScreen)
 
 
-@pytest.mark.slow
 async def test_resize_below_the_minimum_and_back() -> None:
     store = store_for()
     app = local_app(store)

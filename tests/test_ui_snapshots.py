@@ -86,7 +86,6 @@ async def _fight(pilot) -> None:
     await settle(pilot, app)
 
 
-@pytest.mark.slow
 async def test_combat_pane_with_modifiers(svg_snapshot) -> None:
     store = combat_game()
     app = make_app(store)
@@ -94,7 +93,6 @@ async def test_combat_pane_with_modifiers(svg_snapshot) -> None:
     assert svg_snapshot == await screenshot(app, (80, 24), _fight)
 
 
-@pytest.mark.slow
 async def test_combat_pane_wide_after_the_dice(svg_snapshot) -> None:
     store = combat_game()
     app = make_app(store)
