@@ -4,8 +4,23 @@ screen) and the first game on easy (the title screen says so; the New Game scree
 from __future__ import annotations
 
 import pytest
+from textual.notifications import Notification
 from textual.widgets import Select, Static
-from ui_helpers import add_monster, add_room, empty_hands, give, make_app, past_hand_off, settle, store_for
+from ui_helpers import (
+    act,
+    add_monster,
+    add_room,
+    drain,
+    empty_hands,
+    give,
+    make_app,
+    past_hand_off,
+    press,
+    running,
+    settle,
+    store_for,
+    until,
+)
 
 from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action
@@ -33,6 +48,10 @@ def fight_game() -> LocalStore:
     return store
 
 
+def advice_notes(app: MQApp) -> list[Notification]:
+    return [n for n in app._notifications if n.title.startswith("Advisor")]
+
+
 def advisor_line(app: MQApp) -> str:
     pane = app.screen.query_one("#combat-main", CombatPane)
     return pane.advice
@@ -44,16 +63,13 @@ async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_pla
     app.game_store = store
     async with app.run_test(size=(80, 24)) as pilot:
         await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
-        await pilot.press("shift+up")  # into the fight
-        await settle(pilot, app)
+        await act(pilot, app, "shift+up")  # into the fight
         assert isinstance(app.screen, GameScreen)
         line = advisor_line(app)
         assert "% to win now" in line and "escape on" in line
         assert "Advisor (w):" in app.screen.query_one("#combat-main", CombatPane).plain_text()
-        await pilot.press("w")
-        await pilot.pause()
-        notes = [n for n in app._notifications if n.title.startswith("Advisor")]
-        assert notes and notes[-1].message == line
+        await press(pilot, "w", lambda: advice_notes(app))
+        assert advice_notes(app)[-1].message == line
         snap = app.screen.snapshot
         assert snap is not None
         await app.screen.perform(Action(0, "pass"))
@@ -69,14 +85,12 @@ async def test_the_advisor_can_be_turned_off() -> None:
     app.game_store = store
     async with app.run_test(size=(80, 24)) as pilot:
         await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
-        await pilot.press("shift+up")
-        await settle(pilot, app)
+        await act(pilot, app, "shift+up")
         assert advisor_line(app) == ""
         assert "Advisor" not in app.screen.query_one("#combat-main", CombatPane).plain_text()
         assert app.screen.check_action("advice", ()) is False
-        await pilot.press("w")
-        await pilot.pause()
-        assert not any(n.title.startswith("Advisor") for n in app._notifications)
+        await pilot.press("w")  # (a key that does nothing: Pilot.press waits for the app to be idle)
+        assert not advice_notes(app)
         await app.screen.perform(Action(0, "pass"))
         await settle(pilot, app)
         assert tally_for(store).offered == 0
@@ -87,10 +101,9 @@ async def test_the_advisor_key_explains_the_action_phase() -> None:
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("w")
-        await pilot.pause()
-        notes = [n for n in app._notifications if n.title.startswith("Advisor")]
-        assert notes and notes[-1].message and "\n" not in notes[-1].message
+        await press(pilot, "w", lambda: advice_notes(app))
+        message = advice_notes(app)[-1].message
+        assert message and "\n" not in message
 
 
 def test_the_tally_line_says_how_often_the_advice_was_taken() -> None:
@@ -105,15 +118,14 @@ def test_the_tally_line_says_how_often_the_advice_was_taken() -> None:
 
 async def test_the_game_over_screen_shows_the_tally() -> None:
     store = store_for()
-    app = make_app(store)
-    app.game_store = store
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    app = make_app()  # (the title screen: the game-over screen needs the game's store, not its screen)
+    async with running(app) as pilot:
+        app.game_store = store
         advice = Advice(Action(0, "pass"), "pass")
         for taken in ("pass", "pass", "pass", "end"):
             tally_for(store).record(advice, Action(0, taken))
         app.game_over(None, store.snapshot())
-        await pilot.pause()
+        await until(pilot, lambda: app.screen.query("#advice-tally"), "the game-over screen")
         assert isinstance(app.screen, GameOverScreen)
         text = str(app.screen.query_one("#advice-tally", Static).render())
         assert "advice 3 of 4 times (75%)" in text
@@ -125,14 +137,14 @@ async def test_the_game_over_screen_shows_the_tally() -> None:
 async def test_the_first_game_is_against_easy_players_and_the_title_says_so(data) -> None:
     app = MQApp(bot_delay=0)  # the settings of a machine that never played
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: app.screen.query("#opponents"), "the title screen")
         assert isinstance(app.screen, TitleScreen)
         line = str(app.screen.query_one("#opponents", Static).render())
         assert "easy" in line and "New game" in line
-        await pilot.press("n")
+        await press(pilot, "n", lambda: app.screen.query("#kind-3"), "the new game screen")
         assert isinstance(app.screen, NewGameScreen)
         assert [app.screen.query_one(f"#kind-{i}", Select).value for i in range(1, 4)] == ["easy"] * 3
-        await pilot.press("enter")
+        await press(pilot, "enter", lambda: app.game_store is not None, "a game")
         await settle(pilot, app)
         store = app.game_store
         assert store is not None
@@ -144,21 +156,23 @@ async def test_the_first_game_is_against_easy_players_and_the_title_says_so(data
 async def test_the_new_game_screen_remembers_another_level(data) -> None:
     app = MQApp(settings=Settings(), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#opponents"), "the title screen")
+        await press(pilot, "n", lambda: app.screen.query("#kind-3"), "the new game screen")
         screen = app.screen
         assert isinstance(screen, NewGameScreen)
         for i in range(1, 4):
             screen.query_one(f"#kind-{i}", Select).value = "normal"
-        await pilot.pause()
+        await drain(pilot)
         screen.action_start()
+        await until(pilot, lambda: app.game_store is not None, "a game")
         await settle(pilot, app)
         assert [s.kind for s in app.game_store.seats][1:] == ["normal"] * 3
     assert load_settings().opponents == "normal"
     again = MQApp(bot_delay=0)
     async with again.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: again.screen.query("#opponents"), "the title screen")
         assert "normal" in str(again.screen.query_one("#opponents", Static).render())
-        await pilot.press("n")
+        await press(pilot, "n", lambda: again.screen.query("#kind-1"), "the new game screen")
         assert again.screen.query_one("#kind-1", Select).value == "normal"
 
 

@@ -12,7 +12,7 @@ from endgame_helpers import game_until
 from rich.console import Console
 from textual.geometry import Region
 from textual.widgets import OptionList
-from ui_helpers import local_app, settle
+from ui_helpers import local_app, press, redraw, running, settle, until
 
 from mqtui.saves import slots
 from mqtui.ui.app import MQApp
@@ -45,10 +45,15 @@ async def combat_lines(actions: int, size: tuple[int, int], show: bool = False) 
         await settle(pilot, app)
         game = app.screen
         assert isinstance(game, GameScreen)
+        pane = game.query_one("#combat-main", CombatPane)
         if show:  # the fight is over: the pane that shows the last one
             game.query_one("#main").current = "combat-main"  # type: ignore[attr-defined]
-            await pilot.pause()
-        pane = game.query_one("#combat-main", CombatPane)
+
+            def fitted() -> bool:  # shown, laid out, and its text fitted to its size
+                now = (pane.content_size.width, pane.content_size.height)
+                return pane.display and now[1] > 0 and pane._fitted == now
+
+            await until(pilot, fitted, "the pane fitted")
         assert pane.display and pane.content_size.height > 0
         return shown(pane), pane.content_size.height
 
@@ -85,11 +90,15 @@ async def test_load_dialog_rows_are_two_lines_cut_at_80_whole_when_wide(width: i
     store = game_until(300)  # four heroes: a long line of levels
     store.save(slots.new_autosave_path())
     app = MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
-    async with app.run_test(size=(width, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, LoadDialog)
+    async with running(app, (width, 24)) as pilot:
+
+        def listed() -> object:
+            return (
+                isinstance(app.screen, LoadDialog) and app.screen.query_one("#saves", OptionList).option_count
+            )
+
+        await press(pilot, "l", listed, "the saves listed")
+        await redraw(pilot)
         saves = app.screen.query_one("#saves", OptionList)
         strips = saves.render_lines(Region(0, 0, *saves.outer_size))
         lines = [strip.text.strip(" ▊▎▔▁") for strip in strips]

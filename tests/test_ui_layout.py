@@ -4,7 +4,7 @@ each (whole when highlighted), check boxes say their state in text."""
 from __future__ import annotations
 
 import pytest
-from ui_helpers import add_room, make_app, settle, store_for
+from ui_helpers import add_room, make_app, settle, store_for, until
 
 from mqtui.ui.widgets.actions import ActionList
 from mqtui.ui.widgets.footer import QuietFooter
@@ -49,8 +49,9 @@ async def test_actions_one_line_each_and_whole_when_highlighted() -> None:
         i = long[0]
         assert str(prompts[i]).endswith("…") and prompts[i].cell_len <= width
         actions.highlighted = i
-        await pilot.pause()
-        assert actions.get_option_at_index(i).prompt.plain == actions._labels[i].plain  # whole
+        await until(
+            pilot, lambda: actions.get_option_at_index(i).prompt.plain == actions._labels[i].plain, "whole"
+        )
 
 
 async def test_settings_check_boxes_say_their_state() -> None:
@@ -61,12 +62,11 @@ async def test_settings_check_boxes_say_their_state() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(SettingsScreen(Settings(handoff=True), app.theme_labels))
-        await pilot.pause()
+        await until(pilot, lambda: app.screen.query("#handoff"), "the settings screen")
         box = app.screen.query_one("#handoff", TextCheckbox)
         assert "[x]" in str(box.render())
         box.value = False
-        await pilot.pause()
-        assert "[ ]" in str(box.render())
+        await until(pilot, lambda: "[ ]" in str(box.render()), "the box unticked")
 
 
 async def test_the_footer_names_what_enter_does() -> None:
@@ -74,8 +74,11 @@ async def test_the_footer_names_what_enter_does() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         actions = app.screen.query_one(ActionList)
+
+        def enter_says() -> str:
+            return app.screen.active_bindings["enter"].binding.description.rstrip("…")
+
         for i in (0, 1):
             actions.highlighted = i
-            await pilot.pause()
-            enter = app.screen.active_bindings["enter"].binding.description.rstrip("…")
-            assert enter and actions._labels[i].plain.split(" ", 1)[1].startswith(enter)
+            label = actions._labels[i].plain.split(" ", 1)[1]
+            await until(pilot, lambda: enter_says() and label.startswith(enter_says()), "Enter's words")  # noqa: B023

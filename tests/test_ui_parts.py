@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import add_monster, add_room, make_app, running, settle, store_for
+from ui_helpers import act, add_monster, add_room, make_app, press, running, settle, store_for, until
 
 from mqtui.engine.actions import EVENT_KINDS, SPECS
 from mqtui.ui import themes
@@ -216,48 +216,13 @@ async def test_palette_lists_every_legal_action_by_name() -> None:
         assert any(h.startswith("Theme: ") for h in app_hits)
 
 
-async def test_undo_and_redo_by_keys() -> None:
-    store = store_for()
-    add_room(store, "coat-check", 1, 0)
-    app = make_app(store)
-    async with running(app) as pilot:
-        await pilot.press("shift+right")  # a move into a known room reveals nothing: it can be undone
-        await settle(pilot, app)
-        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
-        await pilot.press("ctrl+z")
-        await settle(pilot, app)
-        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (0, 0)
-        assert app.screen.snapshot.view.heroes[0].x == 0
-        await pilot.press("ctrl+y")
-        await settle(pilot, app)
-        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
-
-
-async def test_undo_takes_the_move_out_of_the_log_pane() -> None:
-    store = store_for()
-    add_room(store, "coat-check", 1, 0)
-    app = make_app(store)
-    async with running(app) as pilot:
-        log = app.screen.query_one("#log")
-        before = [strip.text for strip in log.lines]
-        await pilot.press("shift+right")
-        await settle(pilot, app)
-        assert any("Coat Check" in strip.text for strip in log.lines[len(before) :])
-        await pilot.press("ctrl+z")
-        await settle(pilot, app)
-        lines = [strip.text for strip in log.lines]
-        assert lines[: len(before)] == before  # the move's line is gone, and "takes back" follows
-        assert "goes east" not in " ".join(lines[len(before) :]).replace("takes back: Ann goes east", "")
-        assert "takes back" in lines[len(before)]
-        # the same as the whole log written afresh
-        log._rewrite(app.screen.snapshot.log)
-        assert [strip.text for strip in log.lines] == lines
-
-
 @pytest.mark.parametrize("no_color", [False, True])
-async def test_the_log_shows_each_entry_with_its_kind_s_symbol(no_color: bool, monkeypatch) -> None:
-    """Real entries (the start, draws, the turn, a move, an undo) each with their kind's symbol, also under
-    NO_COLOR, where the symbol and the words carry the meaning."""
+async def test_undo_and_redo_by_keys_and_the_log_pane(no_color: bool, monkeypatch) -> None:
+    """A move undone and redone by keys. The log pane shows real entries (the start, draws, the turn,
+    a move, an undo) each with their kind's symbol, also under NO_COLOR, where the symbol and the words
+    carry the meaning; the undo takes the move's line out of it.
+
+    (One app run for what three tests checked on the same moves: the keys, the log's lines, the symbols.)"""
     if no_color:
         monkeypatch.setenv("NO_COLOR", "1")
     store = store_for()
@@ -268,15 +233,26 @@ async def test_the_log_shows_each_entry_with_its_kind_s_symbol(no_color: bool, m
         entry = next(e for e in reversed(app.screen.snapshot.log) if e.kind == kind)
         return any(strip.text.startswith(f"{symbol} {entry.text[:12]}") for strip in log.lines)
 
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(app) as pilot:
         log = app.screen.query_one("#log")
-        await pilot.press("shift+right")
-        await settle(pilot, app)
+        before = [strip.text for strip in log.lines]
+        await act(pilot, app, "shift+right")  # a move into a known room reveals nothing: it can be undone
+        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
+        assert any("Coat Check" in strip.text for strip in log.lines[len(before) :])
         assert shows("start", "»") and shows("draw", "+") and shows("turn", "»") and shows("move", "→")
-        await pilot.press("ctrl+z")
-        await settle(pilot, app)
+        await act(pilot, app, "ctrl+z")
+        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (0, 0)
+        assert app.screen.snapshot.view.heroes[0].x == 0
         assert shows("undo", "↶")
+        lines = [strip.text for strip in log.lines]
+        assert lines[: len(before)] == before  # the move's line is gone, and "takes back" follows
+        assert "goes east" not in " ".join(lines[len(before) :]).replace("takes back: Ann goes east", "")
+        assert "takes back" in lines[len(before)]
+        # the same as the whole log written afresh
+        log._rewrite(app.screen.snapshot.log)
+        assert [strip.text for strip in log.lines] == lines
+        await act(pilot, app, "ctrl+y")
+        assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
 
 
 class ProtocolOnly:
@@ -319,13 +295,9 @@ async def test_a_given_store_opens_on_the_game_and_saves_nothing(data) -> None:
     store = ProtocolOnly(store_for())
     app = MQApp(store, settings=Settings(), save_settings_file=False, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
-        await pilot.press("shift+right")
-        await pilot.pause()
-        assert len(store._inner.state.rooms) == 2
-        await pilot.press("q")  # leaves the app (no title screen for a given store)
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
+        await press(pilot, "shift+right", lambda: len(store._inner.state.rooms) == 2, "a room explored")
+        await press(pilot, "q", lambda: app._exit, "the app's end")  # (no title screen for a given store)
     assert not (data / "saves").exists()
 
 

@@ -6,23 +6,27 @@ from __future__ import annotations
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widgets import ContentSwitcher
+from textual.widgets import ContentSwitcher, OptionList
 from ui_helpers import (
+    act,
     add_monster,
     add_room,
     empty_hands,
+    fire_timer,
     give,
     hero,
     local_app,
     make_app,
+    notes,
+    press,
     running,
     settle,
     store_for,
 )
-from waiting import wait_until
 
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
+from mqtui.ui.screens import game
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.handoff import HandoffScreen
@@ -52,19 +56,38 @@ async def walk_into_the_fight(pilot: Pilot[object], app: MQApp, store: LocalStor
     """Ann walks north into the monster's room (see ``fight_position``): the fight starts."""
     await settle(pilot, app)
     if isinstance(app.screen, HandoffScreen):  # hot seat: the keyboard goes to Ann first
-        await pilot.press("enter")
-        await settle(pilot, app)
-    await pilot.press("shift+up")
-    await settle(pilot, app)
+        await past_the_hand_off(pilot, app)
+    await act(pilot, app, "shift+up")
     assert store.state.combat is not None
+
+
+async def past_the_hand_off(pilot: Pilot[object], app: MQApp) -> None:
+    """Enter on the hand-off screen: the game screen, for the player it named."""
+    await press(pilot, "enter", lambda: isinstance(app.screen, GameScreen), "the game after the hand-off")
+    await settle(pilot, app)
+
+
+async def to_the_hand(pilot: Pilot[object], app: MQApp) -> CardList:
+    """``h``: the hand pane has the keyboard."""
+    hand = app.screen.query_one(CardList)
+    await press(pilot, "h", lambda: app.focused is hand, "the hand focused")
+    return hand
+
+
+async def choose(pilot: Pilot[object], key: str = "enter") -> ChooseAction:
+    """A key that opens the dialog to choose how to do something."""
+    app = pilot.app
+    await press(pilot, key, lambda: isinstance(app.screen, ChooseAction), "the choice dialog")
+    assert isinstance(app.screen, ChooseAction)
+    return app.screen
 
 
 def hand_option(hand: CardList, uid: int) -> int:
     return next(i for i in range(hand.option_count) if hand.get_option_at_index(i).id == f"card-{uid}")
 
 
-@pytest.mark.slow
-async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
+async def test_fight_by_keys_with_an_item_and_a_one_shot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(game, "RESULT_SECONDS", 3600.0)  # the test fires that timer itself
     store = fight_position()
     give(store, 0, ["traffic-cone-helm"], "equipped")
     (potion,) = give(store, 0, ["suspicious-potion"], "belt")
@@ -74,74 +97,61 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot() -> None:
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        await pilot.press("shift+up")  # into the monster's room: the fight starts
-        await settle(pilot, app)
+        await act(pilot, app, "shift+up")  # into the monster's room: the fight starts
         assert store.state.combat is not None
         assert screen.query_one(ContentSwitcher).current == "combat-main"
         pane = screen.query_one("#combat-main", CombatPane)
         text = pane.plain_text()
         assert "Traffic Cone Helm" in text and "Skeleton Intern" in text and "room" in text
         # use the potion from the belt for the heroes
-        await pilot.press("h")
-        hand = screen.query_one(CardList)
+        hand = await to_the_hand(pilot, app)
         hand.highlighted = hand_option(hand, potion)
-        await pilot.press("enter")
-        assert isinstance(app.screen, ChooseAction)
-        await pilot.press("1")  # for the heroes
-        await settle(pilot, app)
+        await choose(pilot)
+        await act(pilot, app, "1")  # for the heroes
         mods = store.state.combat.mods
         assert [(m.label, m.amount, m.side) for m in mods] == [("Potion of Suspicious Glow", 2, 0)]
         assert "Potion of Suspicious Glow" in pane.plain_text()
-        await pilot.press("space")  # pass; the bot passes; the dice roll
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # pass; the bot passes; the dice roll
         assert store.state.combat is not None and store.state.combat.hero_die == 6
         assert "not rolled" not in pane.plain_text()
-        await pilot.press("space")  # pass after the dice
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # pass after the dice
         assert store.state.combat is None
         assert hero(store, 0).level == 2
         log = [line.text for line in screen.snapshot.log]
         assert any("beats" in line and "Skeleton Intern" in line for line in log)
         assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
         assert screen.query_one(ContentSwitcher).current == "combat-main"
-        switcher = screen.query_one(ContentSwitcher)
-        await wait_until(lambda: switcher.current == "map", what="the map back")  # ... for a moment
+        await fire_timer(pilot, screen, screen._back_to_map)  # ... for a moment
+        assert screen.query_one(ContentSwitcher).current == "map"
 
 
-@pytest.mark.slow
 async def test_helper_invitation_hot_seat() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")), dice=[6, 1])
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
-        await pilot.press("v")  # ask for help: which terms?
-        assert isinstance(app.screen, ChooseAction)
-        labels = [label for label, _ in app.screen.choices]
+        dialog = await choose(pilot, "v")  # ask for help: which terms?
+        labels = [label for label, _ in dialog.choices]
         assert labels[0] == "Ask Bob to help, offering nothing but glory"
         assert any("1 Treasure" in label for label in labels)
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await act(pilot, app, "enter")
         # Bob must answer: the keyboard passes to him first
         assert isinstance(app.screen, HandoffScreen)
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await past_the_hand_off(pilot, app)
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.snapshot.seat == 1
-        await pilot.press("y")
-        await settle(pilot, app)
+        await act(pilot, app, "y")
         for _ in range(6):  # hand-offs back and forth until the fight is over
             if isinstance(app.screen, HandoffScreen):
-                await pilot.press("enter")
+                await past_the_hand_off(pilot, app)
             elif store.state.combat is not None and any(a.kind == "pass" for a in screen.snapshot.legal):
-                await pilot.press("space")
-            await settle(pilot, app)
+                await act(pilot, app, "space")
         assert store.state.combat is None
         assert (hero(store, 1).x, hero(store, 1).y) == (0, -1)  # the helper joined the fight
         assert any("accepts and joins the fight" in line.text for line in screen.snapshot.log)
         assert any("Ann and Bob" in line.text and "beat" in line.text for line in screen.snapshot.log)
 
 
-@pytest.mark.slow
 async def test_thrown_item_from_the_next_room() -> None:
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     (flask,) = give(store, 1, ["flask-of-bravado"])
@@ -149,23 +159,18 @@ async def test_thrown_item_from_the_next_room() -> None:
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
-        await pilot.press("space")  # Ann passes; Bob (in the Entrance, next door) may throw
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # Ann passes; Bob (in the Entrance, next door) may throw
         assert isinstance(app.screen, HandoffScreen)
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await past_the_hand_off(pilot, app)
         screen = app.screen
         assert screen.snapshot.seat == 1
         assert (hero(store, 1).x, hero(store, 1).y) == (0, 0)
-        await pilot.press("h")
-        hand = screen.query_one(CardList)
+        hand = await to_the_hand(pilot, app)
         hand.highlighted = hand_option(hand, flask)
         assert "▶" in str(hand.get_option_at_index(hand.highlighted).prompt)
-        await pilot.press("enter")
-        assert isinstance(app.screen, ChooseAction)
-        assert app.screen.choices[0][0] == "Throw Flask of Bravado for the heroes"
-        await pilot.press("1")
-        await settle(pilot, app)
+        dialog = await choose(pilot)
+        assert dialog.choices[0][0] == "Throw Flask of Bravado for the heroes"
+        await act(pilot, app, "1")
         assert [(m.label, m.amount, m.side) for m in store.state.combat.mods] == [("Flask of Bravado", 3, 0)]
         assert any("Bob throws Flask of Bravado for the heroes" in line.text for line in screen.snapshot.log)
 
@@ -180,14 +185,12 @@ async def test_hand_off_hides_the_previous_hand() -> None:
         await settle(pilot, app)
         assert isinstance(app.screen, HandoffScreen)  # a hot-seat game opens on the hand-off
         assert "Ann" in str(app.screen.query_one("#who").render())
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await past_the_hand_off(pilot, app)
         screen = app.screen
         hand = screen.query_one(CardList)
         names = [str(hand.get_option_at_index(i).prompt) for i in range(hand.option_count)]
         assert any("Colander Helm" in n for n in names)
-        await pilot.press("space")  # Ann ends her action phase: Bob's turn (after the monster phase)
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # Ann ends her action phase: Bob's turn (after the monster phase)
         assert isinstance(app.screen, HandoffScreen)
         assert "Bob" in str(app.screen.query_one("#who").render())
         # behind the hand-off screen, the panes still show Ann's view, and Bob's card is nowhere
@@ -195,8 +198,7 @@ async def test_hand_off_hides_the_previous_hand() -> None:
         assert not any(
             "Hard Hat" in str(hand.get_option_at_index(i).prompt) for i in range(hand.option_count)
         )
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await past_the_hand_off(pilot, app)
         assert app.screen is screen and screen.snapshot.seat == 1
         names = [str(hand.get_option_at_index(i).prompt) for i in range(hand.option_count)]
         assert any("Hard Hat" in n for n in names)
@@ -217,8 +219,7 @@ async def test_charity_in_one_dialog() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         screen = app.screen
-        await pilot.press("space")  # end the action phase with 7 cards
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # end the action phase with 7 cards
         assert store.state.frames[-1].kind == "charity"
         dialog = app.screen
         assert isinstance(dialog, CharityDialog)  # opened by itself
@@ -226,14 +227,14 @@ async def test_charity_in_one_dialog() -> None:
             b.binding.description for b in dialog.active_bindings.values() if b.binding.show and b.enabled
         ]
         assert "Give marked" in footer and "Discard marked" not in footer
-        await pilot.press("space")  # mark the first card
-        await pilot.press("enter")  # one of two: nothing happens
+        await press(pilot, "space", lambda: len(dialog.marked) == 1)  # mark the first card
+        await press(pilot, "enter", lambda: notes(app))  # one of two: nothing happens but a warning
+        assert any("Mark exactly 2 cards first." in note for note in notes(app))
         assert app.screen is dialog and len(hero(store, 0).hand) == 7
-        await pilot.press("down", "space")
+        await press(pilot, "down", lambda: dialog.query_one(OptionList).highlighted == 1)
+        await press(pilot, "space", lambda: len(dialog.marked) == 2)
         marked = list(dialog.marked)
-        assert len(marked) == 2
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await act(pilot, app, "enter")
         assert app.screen is screen
         assert [a.kind for a in store.actions].count("charity") == 2
         assert all(
@@ -256,20 +257,16 @@ async def test_charity_dialog_can_wait_and_enter_in_the_hand_reopens_it() -> Non
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("space")
-        await settle(pilot, app)
+        await act(pilot, app, "space")
         assert isinstance(app.screen, CharityDialog)
-        await pilot.press("escape")
+        await press(pilot, "escape", lambda: isinstance(app.screen, GameScreen), "the charity dialog closed")
         screen = app.screen
-        assert isinstance(screen, GameScreen)
-        await pilot.press("h")
-        hand = screen.query_one(CardList)
+        hand = await to_the_hand(pilot, app)
         footer = [
             b.binding.description for b in screen.active_bindings.values() if b.binding.show and b.enabled
         ]
         assert "Discard…" in footer and "Play" not in footer
-        await pilot.press("enter")
-        assert isinstance(app.screen, CharityDialog)
+        await press(pilot, "enter", lambda: isinstance(app.screen, CharityDialog), "the charity dialog")
         assert len(hero(store, 0).hand) == 6 and hand.option_count > 0
 
 
@@ -290,7 +287,6 @@ def test_copies_of_one_card_are_one_line_with_a_count() -> None:
     assert copies.endswith("(×3)")
 
 
-@pytest.mark.slow
 async def test_monster_phase_moves_monsters() -> None:
     store = store_for()
     empty_hands(store)
@@ -302,23 +298,24 @@ async def test_monster_phase_moves_monsters() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         screen = app.screen
-        await pilot.press("space")
-        await settle(pilot, app)
+        await act(pilot, app, "space")
         log = [line.text for line in screen.snapshot.log]
         assert "Colour die (monster phase): red." in log
         assert "Skeleton Intern moves from The Coat Check of Holding to Waiting Room of Eternal Hold." in log
         assert (monster.x, monster.y) == (1, 1)
 
 
-async def test_illegal_key_is_explained() -> None:
+async def test_a_key_that_cannot_be_used_says_why() -> None:
+    """An illegal key (search with nothing to search) and a greyed move key each say why in a note."""
     store = store_for()
+    hero(store, 0).moves = 0
+    hero(store, 0).moved = True  # (with a Move unspent, the spend-all rule would let her go)
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("s")  # nothing to search in the Entrance
-        await pilot.pause()
-        notes = [n.message for n in app._notifications]
-        assert any("search" in n for n in notes)
+    async with running(app) as pilot:
+        await press(pilot, "s", lambda: notes(app))  # nothing to search in the Entrance
+        assert any("search" in n for n in notes(app))
+        await press(pilot, "shift+up", lambda: len(notes(app)) == 2)
+        assert notes(app)[-1].split(": ", 1)[1].startswith("Cannot go north: ")
 
 
 async def test_undo_with_nothing_to_undo_says_why() -> None:
@@ -326,25 +323,10 @@ async def test_undo_with_nothing_to_undo_says_why() -> None:
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("shift+right")  # an explore reveals a room: it cannot be taken back
-        await settle(pilot, app)
-        await pilot.press("ctrl+z")
-        await pilot.pause()
-        assert any(n.title == "Nothing to undo" for n in app._notifications)
+        await act(pilot, app, "shift+right")  # an explore reveals a room: it cannot be taken back
+        await press(pilot, "ctrl+z", lambda: notes(app))
+        assert any(n.startswith("Nothing to undo: ") for n in notes(app))
         assert len(store.state.rooms) == 2
-
-
-async def test_a_greyed_move_key_says_why() -> None:
-    store = store_for()
-    hero(store, 0).moves = 0
-    hero(store, 0).moved = True  # (with a Move unspent, the spend-all rule would let her go)
-    app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("shift+up")
-        await pilot.pause()
-        notes = [n.message for n in app._notifications]
-        assert any(n.startswith("Cannot go north: ") for n in notes)
 
 
 async def test_local_app_opens_over_title() -> None:
@@ -360,16 +342,15 @@ async def test_a_window_with_nothing_to_play_passes_by_itself() -> None:
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
-        await pilot.press("space")  # Ann passes
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # Ann passes
         assert not isinstance(app.screen, HandoffScreen)
         # Bob passed by himself: the dice are rolled, and Ann (whose fight it is) presses to go on
         assert store.state.combat is not None and store.state.combat.hero_die == 6
         assert store.state.frames[-1].seat == 0
 
 
-@pytest.mark.parametrize("press", [None, "h"])
-async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, press: str | None) -> None:
+@pytest.mark.parametrize("key", [None, "h"])
+async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, key: str | None) -> None:
     """Bob could throw a flask into Ann's fight: a countdown shows in the status line and passes for
     him; any key stops it, and then he decides."""
     from mqtui.ui.flow import PassCountdown
@@ -382,19 +363,16 @@ async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, pr
     app = make_app(store, pass_countdown=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_into_the_fight(pilot, app, store)
-        await pilot.press("space")  # Ann passes; Bob (next door, with a flask) may throw
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # Ann passes; Bob (next door, with a flask) may throw
         assert isinstance(app.screen, HandoffScreen)
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await past_the_hand_off(pilot, app)
         screen = app.screen
         assert isinstance(screen, GameScreen)
         assert screen.snapshot.seat == 1 and screen.passing_by_itself()
         status = screen.query_one(StatusBar)
         assert "Passing in 3" in str(status.render())
-        if press:
-            await pilot.press(press)
-            assert not screen.passing_by_itself()
+        if key:
+            await press(pilot, key, lambda: not screen.passing_by_itself(), "the countdown stopped")
             assert "Passing" not in str(status.render())
             assert store.state.frames[-1].seat == 1  # still Bob's to decide
             return
@@ -413,7 +391,6 @@ async def test_the_countdown_is_on_by_default() -> None:
     assert Settings().pass_countdown == 3
 
 
-@pytest.mark.slow
 async def test_side_combat_pane_is_up_to_date_when_the_screen_widens() -> None:
     """At 80 columns the fight has the main pane (the side pane is hidden and not kept up to date);
     wide, the side pane draws the fight as it is now, in the first frame it is shown."""
@@ -437,8 +414,7 @@ async def test_side_combat_pane_is_up_to_date_when_the_screen_widens() -> None:
         await pilot.resize_terminal(80, 24)
         await settle(pilot, app)
         assert not side.display
-        await pilot.press("space")  # pass; the bot passes; the dice roll
-        await settle(pilot, app)
+        await act(pilot, app, "space")  # pass; the bot passes; the dice roll
         assert store.state.combat is not None and store.state.combat.hero_die == 6
         text = await drawn()
         assert "Skeleton Intern" in text and "not rolled" not in text and "with the dice" in text

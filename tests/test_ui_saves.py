@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ui_helpers import local_app, running, settle, store_for
-from waiting import wait_until
+from ui_helpers import act, local_app, press, resize, running, settle, store_for, until
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.saving import latest_autosave, saves_dir
@@ -31,35 +30,28 @@ async def test_save_quit_and_continue() -> None:
     app = local_app(store)
     async with running(app) as pilot:
         assert isinstance(app.screen, GameScreen)
-        await pilot.press("shift+right")  # explore east: something to remember
-        await settle(pilot, app)
+        await act(pilot, app, "shift+right")  # explore east: something to remember
         n = store.state.n
         rooms = len(store.state.rooms)
         assert rooms == 2
-        await pilot.press("ctrl+s")
-        assert isinstance(app.screen, SaveDialog)
+        await press(pilot, "ctrl+s", lambda: isinstance(app.screen, SaveDialog) and app.screen.query("#name"))
         app.screen.query_one("#name").value = "my game"
-        await pilot.press("enter")
-        await pilot.pause()
-        assert (saves_dir() / "my game.mqsave").is_file()
-        await pilot.press("q")  # quit to the title screen: autosaved
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        saved = saves_dir() / "my game.mqsave"
+        await press(pilot, "enter", saved.is_file, "the named save")
+        assert not isinstance(app.screen, SaveDialog)
+        await press(pilot, "q", lambda: isinstance(app.screen, TitleScreen))  # quit to the title: autosaved
         assert latest_autosave() is not None
     # a new run of the app: Continue picks the game up where it was
     app = plain_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with running(app) as pilot:
         assert isinstance(app.screen, TitleScreen)
-        await pilot.press("c")
+        await press(pilot, "c", lambda: isinstance(app.screen, GameScreen), "the game continued")
         await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen)
         resumed = app.game_store
         assert resumed.state.n == n and len(resumed.state.rooms) == rooms
-        await pilot.press("q")
-        await pilot.pause()
+        await press(pilot, "q", lambda: isinstance(app.screen, TitleScreen))
         # and the named save is in the load dialog
-        await pilot.press("l")
+        await press(pilot, "l", lambda: isinstance(app.screen, LoadDialog))
         assert isinstance(app.screen, LoadDialog)
         names = [path.stem for path, *_ in app.screen.saves]
         assert "my game" in names
@@ -73,16 +65,14 @@ async def test_ctrl_q_autosaves() -> None:
     app = local_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("ctrl+q")
-        await pilot.pause()
+        await pilot.press("ctrl+q")  # (the app ends: nothing on screen to wait for)
     assert latest_autosave() is not None
 
 
 async def test_continue_is_disabled_without_a_save() -> None:
     app = plain_app()
     async with running(app) as pilot:
-        await pilot.press("c")
-        await pilot.pause()
+        await pilot.press("c")  # (a key that does nothing: Pilot.press waits for the app to be idle)
         assert isinstance(app.screen, TitleScreen)
 
 
@@ -92,29 +82,32 @@ async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
     app = plain_app()
     async with running(app) as pilot:
         assert app.open_file(bad) is False
-        await pilot.pause()
+        await until(pilot, lambda: app._notifications, "a notification")
         assert isinstance(app.screen, TitleScreen)
-        assert app._notifications
 
 
-@pytest.mark.slow
 async def test_resize_below_the_minimum_and_back() -> None:
     store = store_for()
     app = local_app(store)
     async with running(app) as pilot:
         game = app.screen
         assert isinstance(game, GameScreen)
-        await pilot.resize_terminal(60, 20)
-        await wait_until(lambda: isinstance(app.screen, TooSmallScreen), what="the too-small screen")
-        await wait_until(lambda: "60×20" in str(app.screen.query_one("#message").render()))
-        await pilot.resize_terminal(79, 30)
-        await wait_until(lambda: "79×30" in str(app.screen.query_one("#message").render()))
-        assert isinstance(app.screen, TooSmallScreen)
-        await pilot.resize_terminal(120, 40)
-        await wait_until(lambda: app.screen is game and game.has_class("-wide"), what="the game, wide")
+
+        def says(size: str) -> bool:
+            screen = app.screen
+            return isinstance(screen, TooSmallScreen) and any(
+                size in str(m.render()) for m in screen.query("#message")
+            )
+
+        await resize(pilot, (60, 20), lambda: says("60×20"), "the too-small screen")
+        await resize(pilot, (79, 30), lambda: says("79×30"), "the too-small screen, 79×30")
+        await resize(
+            pilot, (120, 40), lambda: app.screen is game and game.has_class("-wide"), "the game, wide"
+        )
         assert game.has_class("-tall")
-        await pilot.resize_terminal(80, 24)
-        await wait_until(lambda: app.screen is game and game.has_class("-narrow"), what="the game, narrow")
+        await resize(
+            pilot, (80, 24), lambda: app.screen is game and game.has_class("-narrow"), "the game, narrow"
+        )
 
 
 def test_title_screen_finds_the_autosave_where_the_saves_package_puts_it(data) -> None:

@@ -4,10 +4,11 @@ pane after `o` and after the movement, monsters' texts in the room inspector."""
 from __future__ import annotations
 
 import pytest
-from ui_helpers import add_monster, add_room, empty_hands, give, hero, make_app, settle, store_for
+from ui_helpers import act, add_monster, add_room, empty_hands, give, hero, make_app, press, settle, store_for
 
 from mqtui.engine.actions import Action
 from mqtui.ui.describe import action_label
+from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 from mqtui.ui.widgets.room_info import room_details
 
@@ -57,22 +58,24 @@ async def test_hero_pane_comes_back_to_you_and_moves_show_only_while_moving() ->
         await settle(pilot, app)
         sheet = app.screen.query_one(HeroSheet)
         assert f"Moves {hero(store, 0).moves} " in str(sheet.content)
-        await pilot.press("o")  # Bob's sheet
-        assert sheet.shown == 1 and "Moves — " in str(sheet.content)  # not his turn
-        await pilot.press("o")  # and back to Ann's
-        await pilot.press("space")  # Ann ends her action phase: charity
-        await settle(pilot, app)
+        await press(pilot, "o", lambda: sheet.shown == 1)  # Bob's sheet
+        assert "Moves — " in str(sheet.content)  # not his turn
+        await press(pilot, "o", lambda: sheet.shown == -1)  # and back to Ann's
+        await act(pilot, app, "space")  # Ann ends her action phase: charity
         assert isinstance(app.screen, CharityDialog)
         assert "Moves — " in str(sheet.content)  # her movement is over: no Moves to spend
-        await pilot.press("escape", "o")
-        assert sheet.shown == 1
-        await pilot.press("h", "enter")  # the charity dialog again
-        await pilot.press("space", "enter")  # discard one; Bob plays his turn; Ann's again
-        await settle(pilot, app)
+        game = app.screen_stack[-2]
+        await press(pilot, "escape", lambda: app.screen is game)
+        await press(pilot, "o", lambda: sheet.shown == 1)
+        hand = game.query_one(CardList)
+        await press(pilot, "h", lambda: app.focused is hand)
+        await press(pilot, "enter", lambda: isinstance(app.screen, CharityDialog))  # the charity dialog again
+        dialog = app.screen
+        await press(pilot, "space", lambda: len(dialog.marked) == 1)
+        await act(pilot, app, "enter")  # discard one; Bob plays his turn; Ann's again
         for _ in range(20):  # Ann answers whatever Bob asks of her in his turn
             if store.state.active == 0:
                 break
-            await pilot.press("n" if store.state.frames[-1].kind == "invite" else "space")
-            await settle(pilot, app)
+            await act(pilot, app, "n" if store.state.frames[-1].kind == "invite" else "space")
         assert store.state.active == 0 and store.state.round == 2
         assert sheet.shown == -1 and "Your hero" in str(sheet.border_title)

@@ -7,9 +7,26 @@ deliberate change, and look at them (``tests/__snapshots__/``) before committing
 from __future__ import annotations
 
 import pytest
-from ui_helpers import add_monster, add_room, empty_hands, give, make_app, settle, store_for
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+from ui_helpers import (
+    act,
+    add_monster,
+    add_room,
+    empty_hands,
+    give,
+    make_app,
+    past_hand_off,
+    press,
+    screenshot,
+    settle,
+    store_for,
+)
 
 from mqtui.engine.actions import Action
+from mqtui.ui.screens.charity import CharityDialog
+from mqtui.ui.screens.history import HistoryScreen
+from mqtui.ui.widgets.hand import CardList
 
 PLAYERS = (("Ann", "human"), ("Bob", "random"), ("Cy", "random"))
 
@@ -32,19 +49,16 @@ def explored_game():
     return store
 
 
-async def _move(pilot) -> None:
-    app = pilot.app
-    await settle(pilot, app)
-    await pilot.press("shift+right")
-    await settle(pilot, app)
+async def _move(pilot: Pilot[object]) -> None:
+    await act(pilot, pilot.app, "shift+right")  # type: ignore[arg-type]
 
 
-def test_game_screen_80x24(snap_compare) -> None:
-    assert snap_compare(make_app(explored_game()), terminal_size=(80, 24), run_before=_move)
+async def test_game_screen_80x24(svg_snapshot) -> None:
+    assert svg_snapshot == await screenshot(make_app(explored_game()), (80, 24), _move)
 
 
-def test_game_screen_120x40(snap_compare) -> None:
-    assert snap_compare(make_app(explored_game()), terminal_size=(120, 40), run_before=_move)
+async def test_game_screen_120x40(svg_snapshot) -> None:
+    assert svg_snapshot == await screenshot(make_app(explored_game()), (120, 40), _move)
 
 
 def combat_game():
@@ -62,11 +76,8 @@ def combat_game():
 async def _fight(pilot) -> None:
     app = pilot.app
     store = app.game_store
-    await settle(pilot, app)
-    await pilot.press("enter")  # the hand-off to Ann, first in a hot-seat game
-    await settle(pilot, app)
-    await pilot.press("shift+up")  # the fight starts
-    await settle(pilot, app)
+    await past_hand_off(pilot, app)  # the hand-off to Ann, first in a hot-seat game
+    await act(pilot, app, "shift+up")  # the fight starts
     potion = store.state.heroes[0].belt[0]
     enhancer, _die_card = store.state.heroes[0].hand
     monster = store.state.monsters[0].id
@@ -75,16 +86,14 @@ async def _fight(pilot) -> None:
     await settle(pilot, app)
 
 
-@pytest.mark.slow
-def test_combat_pane_with_modifiers(snap_compare) -> None:
+async def test_combat_pane_with_modifiers(svg_snapshot) -> None:
     store = combat_game()
     app = make_app(store)
     app.game_store = store
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_fight)
+    assert svg_snapshot == await screenshot(app, (80, 24), _fight)
 
 
-@pytest.mark.slow
-def test_combat_pane_wide_after_the_dice(snap_compare) -> None:
+async def test_combat_pane_wide_after_the_dice(svg_snapshot) -> None:
     store = combat_game()
     app = make_app(store)
     app.game_store = store
@@ -99,10 +108,10 @@ def test_combat_pane_wide_after_the_dice(snap_compare) -> None:
         await pilot.app.screen.perform(Action(0, "dice", die_card, 0))
         await settle(pilot, pilot.app)
 
-    assert snap_compare(app, terminal_size=(120, 40), run_before=fight_and_roll)
+    assert svg_snapshot == await screenshot(app, (120, 40), fight_and_roll)
 
 
-def test_charity_dialog_80x24(snap_compare) -> None:
+async def test_charity_dialog_80x24(svg_snapshot) -> None:
     """Far over the hand limit: one dialog to mark every card to give away (two marked here)."""
     store = store_for(PLAYERS, seed=11)
     empty_hands(store)
@@ -112,33 +121,44 @@ def test_charity_dialog_80x24(snap_compare) -> None:
     app = make_app(store)
 
     async def to_charity(pilot) -> None:
-        await settle(pilot, pilot.app)
-        await pilot.press("space")  # end the action phase with 9 cards
-        await settle(pilot, pilot.app)
-        await pilot.press("space", "down", "down", "space")
+        await act(pilot, app, "space")  # end the action phase with 9 cards
+        dialog = app.screen
+        assert isinstance(dialog, CharityDialog)
+        cards = dialog.query_one(OptionList)
+        await press(pilot, "space", lambda: len(dialog.marked) == 1)
+        await press(pilot, "down", lambda: cards.highlighted == 1)
+        await press(pilot, "down", lambda: cards.highlighted == 2)
+        await press(pilot, "space", lambda: len(dialog.marked) == 2)
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=to_charity)
+    assert svg_snapshot == await screenshot(app, (80, 24), to_charity)
 
 
-def test_message_history_80x24(snap_compare) -> None:
+async def test_message_history_80x24(svg_snapshot) -> None:
     """L: every log line the viewer may read, full screen."""
     app = make_app(explored_game())
-    assert snap_compare(app, terminal_size=(80, 24), press=["L"], run_before=_move)
+
+    async def history(pilot) -> None:
+        await _move(pilot)
+        await press(pilot, "L", lambda: isinstance(app.screen, HistoryScreen))
+
+    assert svg_snapshot == await screenshot(app, (80, 24), history)
 
 
-def test_game_screen_no_color_shows_the_selection(snap_compare, monkeypatch) -> None:
+async def test_game_screen_no_color_shows_the_selection(svg_snapshot, monkeypatch) -> None:
     """Under NO_COLOR the highlighted action and card are in reverse video (no colour to tell them)."""
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(explored_game())
 
     async def hand_focused(pilot) -> None:
         await _move(pilot)
-        await pilot.press("h", "down")
+        hand = app.screen.query_one(CardList)
+        await press(pilot, "h", lambda: app.focused is hand)
+        await press(pilot, "down", lambda: hand.highlighted == 1)
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=hand_focused)
+    assert svg_snapshot == await screenshot(app, (80, 24), hand_focused)
 
 
-def test_hand_off_80x24(snap_compare) -> None:
+async def test_hand_off_80x24(svg_snapshot) -> None:
     """A new hot-seat game opens on the hand-off: a centred box, nothing of anyone's hand."""
     app = make_app(store_for((("Ann", "human"), ("Bob", "human")), seed=5))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=lambda pilot: settle(pilot, pilot.app))
+    assert svg_snapshot == await screenshot(app, (80, 24))

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
 from textual import events
+from textual.drivers.headless_driver import HeadlessDriver
+from textual.geometry import Size
 from textual.keys import key_to_character
 from textual.pilot import Pilot
+from textual.widget import Widget
 from waiting import SAFETY_NET
 
 from mqtui.engine.actions import Action
@@ -180,6 +183,39 @@ async def press(pilot: Pilot[object], key: str, done: Callable[[], object], what
     await until(pilot, done, what or f"the effect of {key!r}")
 
 
+async def act(pilot: Pilot[object], app: MQApp, key: str) -> None:
+    """Press a key that sends the game an action: wait until the store has taken it, then settle."""
+    store = app.game_store
+    assert isinstance(store, LocalStore)
+    n = store.state.n
+    await press(pilot, key, lambda: store.state.n != n, f"an action by {key!r}")
+    await settle(pilot, app)
+
+
+def notes(app: MQApp) -> list[str]:
+    """The titles and messages of the notifications on screen, one ``title: message`` each."""
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+async def fire_timer(pilot: Pilot[object], widget: Widget, callback: Callable[[], object]) -> None:
+    """Fire now the timer ``widget`` set to call ``callback`` (a test that need not wait its seconds;
+    set its interval long, so that only this fires it)."""
+    timer = next((t for t in widget._timers if getattr(t._callback, "args", ()) == (callback,)), None)
+    assert timer is not None, f"no timer set for {callback}"
+    timer.stop()
+    await timer._tick(next_timer=0.0, count=1)
+    await drain(pilot)
+
+
+async def resize(pilot: Pilot[object], size: tuple[int, int], done: Callable[[], object], what: str) -> None:
+    """Resize the terminal (as ``Pilot.resize_terminal``, without its idle wait) until ``done()``."""
+    app = pilot.app
+    assert isinstance(app._driver, HeadlessDriver)  # (what run_test runs)
+    app._driver._size = Size(*size)
+    app.post_message(events.Resize(Size(*size), Size(*size)))
+    await until(pilot, done, what)
+
+
 async def settle(pilot: Pilot[object], app: MQApp) -> None:
     """Wait until the computer players are idle and the screen shows the store's latest state, then
     draw the screen once (layout and sizes current, as after ``Pilot.pause``).
@@ -192,8 +228,14 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
         if _game_screen(app) is None or app.game_store is None:
             return
     await until(pilot, lambda: shows_latest(app), "the screen to show the store's latest state")
+    await redraw(pilot)
+
+
+async def redraw(pilot: Pilot[object]) -> None:
+    """Draw the screen on top now (layout and sizes current), once what was posted to it is handled:
+    the redraw ``Pilot.pause`` ends with, without its idle wait."""
     await drain(pilot)
-    app.screen._on_timer_update()  # the redraw Pilot.pause ends with
+    pilot.app.screen._on_timer_update()
 
 
 @contextlib.asynccontextmanager
@@ -203,6 +245,26 @@ async def running(app: MQApp, size: tuple[int, int] = (80, 24)) -> AsyncIterator
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
         yield pilot
+
+
+async def screenshot(
+    app: MQApp,
+    size: tuple[int, int] = (80, 24),
+    run_before: Callable[[Pilot[object]], Awaitable[object]] | None = None,
+) -> str:
+    """The app's screen as an SVG picture, as ``snap_compare`` takes it (headless, notifications on,
+    animations over, layout current), after ``run_before`` and the store's latest state is shown.
+
+    Compare it with the stored picture through the ``svg_snapshot`` fixture. (``snap_compare`` waits for
+    the app to be idle five times around ``run_before``; this waits on the conditions instead.)"""
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(pilot, app)
+        if run_before is not None:
+            await run_before(pilot)
+            await settle(pilot, app)
+        await app.animator.wait_until_complete()
+        await redraw(pilot)
+        return app.export_screenshot(title=app.title, simplify=True)
 
 
 async def past_hand_off(pilot: Pilot[object], app: MQApp) -> None:
