@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ui_helpers import store_for
+from ui_helpers import press, store_for, until
 
 from mqtui.bots import make_bot
 from mqtui.engine.actions import Action
@@ -52,10 +52,16 @@ def last_action(seed: int = SEED) -> Action:
 
 async def replay_to_round_3(pilot) -> None:  # type: ignore[no-untyped-def]
     """In the replay view: go to round 3 (``g``) and three actions on (for pictures of it)."""
-    await pilot.pause()
-    await pilot.press("g")
-    await pilot.pause()
-    await pilot.press("3", "enter")
-    await pilot.pause()
-    await pilot.press("right", "right", "right")
-    await pilot.pause()
+    from mqtui.ui.screens.replay import ReplayScreen
+
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.snapshot, "the replay")
+    replay = app.screen
+    await press(pilot, "g", lambda: app.screen is not replay, "the round dialog")
+    box = app.screen.query_one("#round")
+    await press(pilot, "3", lambda: box.value == "3")
+    await press(pilot, "enter", lambda: app.screen is replay and replay.snapshot.view.round == 3)
+    start = replay.at
+    for n in (1, 2, 3):
+        await press(pilot, "right", lambda: replay.at == start + n)  # noqa: B023
+    await pilot.pause()  # (the picture is taken once the app is idle)
