@@ -109,9 +109,9 @@ async def test_a_loaded_hot_seat_game_opens_on_the_hand_off(data) -> None:
         assert "Ann" in str(app.screen.query_one("#who").render())
         screen = game_screen(app)
         assert screen.snapshot is None  # nothing of anyone's hand is drawn behind it
-        await pilot.press("enter")
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
-        assert app.screen is screen and screen.snapshot.seat == 0
+        assert screen.snapshot.seat == 0
 
 
 async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
@@ -127,22 +127,26 @@ async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
     app = make_app(store)  # (pass countdown off: Bob is asked)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("enter")  # the first hand-off, to Ann
+        screen = game_screen(app)
+        # the first hand-off, to Ann
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
-        await pilot.press("shift+up")  # into the fight
+        n = store.state.n
+        await press(pilot, "shift+up", lambda: store.state.n != n, "the move into the fight")
         await settle(pilot, app)
-        await pilot.press("space")  # Ann passes: Bob's window
+        n = store.state.n
+        await press(pilot, "space", lambda: store.state.n != n, "Ann's pass")  # Bob's window
         await settle(pilot, app)
         assert isinstance(app.screen, HandoffScreen)
-        await pilot.press("enter")
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
-        screen = game_screen(app)
         assert screen.snapshot.seat == 1 and "Flask of Bravado" in screen_text(app)
-        await pilot.press("ctrl+z")  # takes back Ann's pass
+        n = store.state.n
+        await press(pilot, "ctrl+z", lambda: store.state.n != n, "the undo")  # takes back Ann's pass
         await settle(pilot, app)
         assert store.engine.deciding(store.state) == 0
         assert isinstance(app.screen, HandoffScreen) and "Ann" in str(app.screen.query_one("#who").render())
-        await pilot.press("enter")
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
         assert screen.snapshot.seat == 0
         assert leaks(app, store, 0) == [] and "Hard Hat" not in screen_text(app)
