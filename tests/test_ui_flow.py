@@ -114,8 +114,7 @@ async def test_computer_reasons_stay_out_of_the_log_and_shift_w_shows_them() -> 
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("W")
-        assert isinstance(app.screen, RoomScreen)
+        await press(pilot, "W", lambda: isinstance(app.screen, RoomScreen))
         text = str(app.screen.details)
         assert store.reasons[-1].why in text and store.seats[store.reasons[-1].seat].name in text
 
