@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from endgame_helpers import finished_game, game_until
-from ui_helpers import local_app, settle, store_for
+from ui_helpers import local_app, press, settle, store_for
 
 from mqtui.cli import main
 from mqtui.saves import slots
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings
 
@@ -44,10 +45,9 @@ async def press_continue() -> tuple[Path | None, int]:
     """A new run of the app: Continue; returns the autosave file the game goes on with, and its seed."""
     app = plain_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("c")
         await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen)
+        await press(pilot, "c", lambda: isinstance(app.screen, GameScreen))
+        await settle(pilot, app)
         return app.autosave_file, app.game_store.state.seed
 
 
@@ -57,11 +57,10 @@ async def play_and_quit(store, move: str = "shift+right") -> Path:  # type: igno
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         path = app.autosave_file
-        await pilot.press(move)
+        n = store.state.n
+        await press(pilot, move, lambda: store.state.n != n, f"{move} to move")
         await settle(pilot, app)
-        await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        await press(pilot, "q", lambda: isinstance(app.screen, TitleScreen))
     assert path is not None
     return path
 
@@ -104,13 +103,12 @@ async def test_loading_a_named_save_never_writes_over_it_or_another_game_s_autos
     before = files(slots.saves_dir())
     app = plain_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot, app)
         assert app.open_file(named)
         await settle(pilot, app)
         mine = app.autosave_file
         assert mine is not None and mine not in (named, other) and slots.is_autosave(mine)
-        await pilot.press("q")
-        await pilot.pause()
+        await press(pilot, "q", lambda: isinstance(app.screen, TitleScreen))
     after = files(slots.saves_dir())
     for name in (named.name, other.name, f"{other.name}.1"):
         assert after.get(name) == before.get(name)
@@ -124,11 +122,8 @@ async def test_a_finished_game_is_kept_with_its_backups_and_never_deleted_by_a_k
         await settle(pilot, app)
         autosave = app.autosave_file
         assert store.state.stage == "over" and autosave is not None
-        await pilot.press("enter")  # the results
-        await pilot.pause()
-        await pilot.press("escape")  # to the title
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        await press(pilot, "enter", lambda: isinstance(app.screen, GameOverScreen), "the results")
+        await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen), "the title")
     assert not autosave.exists()
     kept = [g for g in slots.list_games() if g.finished]
     assert len(kept) == 1 and kept[0].path.parent == slots.history_dir()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from endgame_helpers import PLAYERS, game_until
 from rich.console import Console
-from ui_helpers import local_app, settle, store_for
+from ui_helpers import local_app, press, settle, store_for, until
 
 from mqtui.cli import main
 from mqtui.engine.state import HIDDEN
@@ -37,22 +37,17 @@ def plain(renderable: object, width: int) -> list[str]:
     return out.getvalue().rstrip("\n").splitlines()
 
 
-async def wait_for(pilot, test, rounds: int = 50) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(rounds):
-        if test():
-            return
-        await pilot.pause()
-    assert test()
-
-
 async def open_replay(pilot, app: MQApp, first: str, then: type) -> ReplayScreen:  # type: ignore[no-untyped-def]
     """Press ``first`` (which opens a ``then`` screen), then ``r``: the replay view."""
-    await pilot.press(first)
-    await wait_for(pilot, lambda: isinstance(app.screen, then))
-    await pilot.press("r")
-    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+    await press(pilot, first, lambda: isinstance(app.screen, then))
+    await press(pilot, "r", lambda: replay_shown(app), "the replay")
     assert isinstance(app.screen, ReplayScreen)
     return app.screen
+
+
+def replay_shown(app: MQApp) -> bool:
+    """The replay view is on top and shows a step of the game."""
+    return isinstance(app.screen, ReplayScreen) and app.screen.snapshot is not None
 
 
 async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24() -> None:
@@ -73,8 +68,7 @@ async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24()
         await pilot.press("space")  # not the key that moves on (it passes in fights)
         await pilot.pause()
         assert app.screen is game
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await press(pilot, "enter", lambda: isinstance(app.screen, GameOverScreen))
         over = app.screen
         banner = str(over.query_one("#banner").render())
         assert "Ann wins after 15 rounds" in banner
@@ -99,30 +93,26 @@ async def test_replay_from_the_game_over_screen_steps_through_the_game() -> None
         t = replay.timeline
         assert replay.at == t.last and replay.eyes == OPEN  # a finished game: every hand open
         assert replay.snapshot.view.heroes[1].hand == t.state(t.last).heroes[1].hand
-        await pilot.press("left", "left")
-        assert replay.at == t.last - 2 and replay.snapshot.n == t.state(t.last - 2).n
-        await pilot.press("home")
-        assert replay.at == 0
-        await pilot.press("right_square_bracket")
-        assert replay.at == t.turn_starts()[0]
-        await pilot.press("right_square_bracket")
-        assert replay.at == t.turn_starts()[1]
-        await pilot.press("left_square_bracket")
-        assert replay.at == t.turn_starts()[0]
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press("4", "enter")
-        await pilot.pause()
+        await press(pilot, "left", lambda: replay.at == t.last - 1)
+        await press(pilot, "left", lambda: replay.at == t.last - 2)
+        assert replay.snapshot.n == t.state(t.last - 2).n
+        await press(pilot, "home", lambda: replay.at == 0)
+        turns = t.turn_starts()
+        await press(pilot, "right_square_bracket", lambda: replay.at == turns[0])
+        await press(pilot, "right_square_bracket", lambda: replay.at == turns[1])
+        await press(pilot, "left_square_bracket", lambda: replay.at == turns[0])
+        await press(pilot, "g", lambda: app.screen is not replay, "the round dialog")
+        box = app.screen.query_one("#round")
+        await press(pilot, "4", lambda: box.value == "4")  # type: ignore[attr-defined]
+        await press(pilot, "enter", lambda: app.screen is replay)
         assert replay.at == t.round_start(4) and replay.snapshot.view.round == 4
         assert "Round 4" in str(replay.query_one("#status").render())
-        await pilot.press("f")  # the deciding fight, on screen with its dice
-        assert replay.at == t.deciding_fight()
+        # the deciding fight, on screen with its dice
+        await press(pilot, "f", lambda: replay.at == t.deciding_fight())
         assert replay.query_one("#main").current == "combat"
-        await pilot.press("v")  # through Ann's eyes only
-        assert replay.eyes == 0 and set(replay.snapshot.view.heroes[1].hand) == {HIDDEN}
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen)
+        await press(pilot, "v", lambda: replay.eyes == 0)  # through Ann's eyes only
+        assert set(replay.snapshot.view.heroes[1].hand) == {HIDDEN}
+        await press(pilot, "escape", lambda: isinstance(app.screen, GameOverScreen))
 
 
 async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_dialog() -> None:
@@ -132,12 +122,12 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
     saved = path.read_bytes()
     app = MQApp(settings=Settings(pass_countdown=0), save_settings_file=False, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot, app)
         replay = await open_replay(pilot, app, "l", LoadDialog)
         assert replay.eyes == 0 and replay.at == 300
         for at in (300, 150, 20):
             replay._go(at)
-            await pilot.pause()
+            await until(pilot, lambda: replay.snapshot.n == replay.timeline.state(at).n, "the step")  # noqa: B023
             view = replay.snapshot.view
             assert all(set(h.hand) <= {HIDDEN} for h in view.heroes[1:])
             assert not any("sees:" in line.text for line in replay.snapshot.log)
@@ -151,15 +141,13 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
         assert theirs
         for i in theirs[:5]:
             replay._go(i)
-            await pilot.pause()
+            await until(pilot, lambda: replay.at == i, "the step")  # noqa: B023
             name = t.engine.cards.names[t.action(i).a]
             where = str(replay.query_one("#where").render())
             assert name not in where and f": {t.action(i).kind}" in where
         await pilot.press("v")  # no other eyes for a game that is still going on
         assert replay.eyes == 0
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
     assert path.read_bytes() == saved  # looking at a game changes nothing
 
 
@@ -171,12 +159,11 @@ async def test_a_hot_seat_game_in_progress_asks_for_the_keyboard_before_its_repl
     store.save(path)
     app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot, app)
         assert app.open_replay(path)
-        await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off")
         assert "Bob" in str(app.screen.query_one("#who").render())
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await press(pilot, "enter", lambda: replay_shown(app), "the replay")
         assert app.screen.eyes == 1  # type: ignore[attr-defined]
 
 
@@ -185,7 +172,7 @@ async def test_mqtui_replay_view_opens_the_replay(tmp_path: Path) -> None:
     game_until(200).save(path)
     app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0, replay=path, replay_seat=2)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await until(pilot, lambda: replay_shown(app), "the replay")
         assert app.screen.eyes == 2 and app.screen.at == 200  # type: ignore[attr-defined]
 
 
@@ -213,10 +200,10 @@ async def test_the_replay_and_the_results_name_the_game_s_packs(tmp_path: Path) 
     store.save(path)
     app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0, replay=path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await until(pilot, lambda: replay_shown(app), "the replay")
         assert app.screen.timeline.packs == ("standing-room-only",)  # type: ignore[attr-defined]
         assert "packs: standing-room-only" in str(app.screen.query_one("#map").border_title)
         over = GameOverScreen(store.cards, store.seats, store.snapshot(0), packs=store.packs)
         await app.push_screen(over)
-        await pilot.pause()
+        await until(pilot, lambda: app.screen is over, "the results")
         assert "Packs: standing-room-only" in "\n".join(plain(over.query_one("#fight").content, 76))

@@ -16,6 +16,7 @@ from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.settings import Settings
 
 PLAYERS = (("Ann", "human"), ("Bob", "normal"), ("Cy", "normal"), ("Dee", "normal"))
+SEED = 21  # a whole game of 25 computer fights (seed 5, 48 fights, proved the same at twice the CPU)
 
 
 @pytest.fixture(autouse=True)
@@ -73,15 +74,15 @@ async def count_keys_off_turn(
     return counts
 
 
-@pytest.mark.slow(seconds=13)
+@pytest.mark.slow(seconds=6)
 async def test_a_game_against_the_computer_needs_no_key_to_let_play_go_on(monkeypatch) -> None:
     """Default settings (the countdown at 3 steps), with the countdown's step made short for the test.
-    Before the countdown and the auto-pass: 72 passes in 29 computer fights (seed 5)."""
+    Before the countdown and the auto-pass: 52 passes in 24 computer fights (seed 21; seed 5: 72 in 29)."""
     from mqtui.ui.flow import PassCountdown
 
     monkeypatch.setattr(PassCountdown, "TICK", 0.01)
     monkeypatch.setattr("textual.screen.UPDATE_PERIOD", 1.0)  # frames: nothing here reads the drawing
-    counts = await count_keys_off_turn(seed=5)
+    counts = await count_keys_off_turn(seed=SEED)
     print("keys off turn:", counts)
     assert counts["fights"] > 3
     assert counts["passes"] == 0
@@ -92,7 +93,7 @@ async def before_the_auto_pass() -> dict[str, int]:
     Not a test (it measures): ``.venv/bin/python tests/test_ui_flow.py`` prints it."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("mqtui.ui.screens.game.nothing_to_play", lambda snap: False)
-        counts = await count_keys_off_turn(seed=5, countdown=0)
+        counts = await count_keys_off_turn(seed=SEED, countdown=0)
     assert counts["passes"] > counts["fights"] > 3
     return counts
 
@@ -113,8 +114,7 @@ async def test_computer_reasons_stay_out_of_the_log_and_shift_w_shows_them() -> 
     app = make_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("W")
-        assert isinstance(app.screen, RoomScreen)
+        await press(pilot, "W", lambda: isinstance(app.screen, RoomScreen))
         text = str(app.screen.details)
         assert store.reasons[-1].why in text and store.seats[store.reasons[-1].seat].name in text
 

@@ -10,10 +10,12 @@ from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.screens.title import TitleScreen
 
 
-@pytest.mark.slow(seconds=6)
+@pytest.mark.slow(seconds=3)
 async def test_whole_game_between_computer_players(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("textual.screen.UPDATE_PERIOD", 1.0)  # frames: drawn when checked (settle)
-    store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=3, setup_done=False)
+    # seed 19: a whole game of 429 actions to a boss fight won with the dice in round 8 (seed 3, 687
+    # actions, proved the same at 1.6 times the CPU)
+    store = store_for((("Ann", "normal"), ("Bob", "normal"), ("Cy", "normal")), seed=19, setup_done=False)
     app = local_app(store)
     async with app.run_test(size=(100, 30)) as pilot:
         # the computer players play on by themselves: wait for the end, bounded by a count of actions

@@ -39,8 +39,10 @@ async def play_hot_seat_game(size: tuple[int, int], seed: int) -> tuple[int, int
     """Two people at one keyboard, the people's moves chosen by a script and sent
     through the app (space for ready/end/pass). Returns (hand-offs seen, actions taken).
 
-    Between hand-offs it waits for each action's effect (no idle waits, no redraw forced); at each
-    hand-off the screen is drawn and read whole, before and after Enter."""
+    It waits for each action's effect (no idle waits, no redraw forced); at each hand-off the screen
+    is read whole, before and after Enter: the text of every widget, shown or not, once the app has
+    handled all it was sent (what is read is what the widgets hold: drawing a frame changes none of
+    it, and a frame per check was a quarter of the test's CPU)."""
     store = store_for(PLAYERS, seed=seed, setup_done=False)
     scripts = {seat: make_bot("normal", seed=seat) for seat in (0, 1)}
     app = local_app(store)
@@ -54,12 +56,11 @@ async def play_hot_seat_game(size: tuple[int, int], seed: int) -> tuple[int, int
             if store.state.stage == "over" or isinstance(app.screen, GameOverScreen):
                 break
             if isinstance(app.screen, HandoffScreen):
-                await settle(pilot, app)
                 shown = screen_text(app)
                 assert not [n for n in public_private_names(store) if n in shown]
                 screen = game_screen(app)
                 await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")  # noqa: B023
-                await settle(pilot, app)
+                await until(pilot, lambda: shows_latest(app), "the next seat's screen")
                 handoffs += 1
                 seat = screen.snapshot.seat
                 assert app.screen is screen and seat == store.engine.deciding(store.state)
@@ -80,10 +81,10 @@ async def play_hot_seat_game(size: tuple[int, int], seed: int) -> tuple[int, int
     return handoffs, steps
 
 
-@pytest.mark.slow(seconds=16)
+@pytest.mark.slow(seconds=8)
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_hot_seat_game_never_shows_another_seats_cards(size: tuple[int, int], monkeypatch) -> None:
-    # frames at most once a second while the script plays; every hand-off draws the screen (settle)
+    # frames at most once a second (nothing here reads the drawing)
     monkeypatch.setattr("textual.screen.UPDATE_PERIOD", 1.0)
     # seed 0: a whole game of about 250 actions and 90 changes of seat, every one checked (seed 1, 350
     # actions, took twice the CPU, mostly in redrawing the log at each hand-off; seed 0 plays every kind
@@ -108,9 +109,9 @@ async def test_a_loaded_hot_seat_game_opens_on_the_hand_off(data) -> None:
         assert "Ann" in str(app.screen.query_one("#who").render())
         screen = game_screen(app)
         assert screen.snapshot is None  # nothing of anyone's hand is drawn behind it
-        await pilot.press("enter")
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
-        assert app.screen is screen and screen.snapshot.seat == 0
+        assert screen.snapshot.seat == 0
 
 
 async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
@@ -126,22 +127,26 @@ async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
     app = make_app(store)  # (pass countdown off: Bob is asked)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("enter")  # the first hand-off, to Ann
+        screen = game_screen(app)
+        # the first hand-off, to Ann
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
-        await pilot.press("shift+up")  # into the fight
+        n = store.state.n
+        await press(pilot, "shift+up", lambda: store.state.n != n, "the move into the fight")
         await settle(pilot, app)
-        await pilot.press("space")  # Ann passes: Bob's window
+        n = store.state.n
+        await press(pilot, "space", lambda: store.state.n != n, "Ann's pass")  # Bob's window
         await settle(pilot, app)
         assert isinstance(app.screen, HandoffScreen)
-        await pilot.press("enter")
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
-        screen = game_screen(app)
         assert screen.snapshot.seat == 1 and "Flask of Bravado" in screen_text(app)
-        await pilot.press("ctrl+z")  # takes back Ann's pass
+        n = store.state.n
+        await press(pilot, "ctrl+z", lambda: store.state.n != n, "the undo")  # takes back Ann's pass
         await settle(pilot, app)
         assert store.engine.deciding(store.state) == 0
         assert isinstance(app.screen, HandoffScreen) and "Ann" in str(app.screen.query_one("#who").render())
-        await pilot.press("enter")
+        await press(pilot, "enter", lambda: app.screen is screen, "the hand-off to end")
         await settle(pilot, app)
         assert screen.snapshot.seat == 0
         assert leaks(app, store, 0) == [] and "Hard Hat" not in screen_text(app)

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from endgame_helpers import finished_game, game_until, replay_to_round_3
-from ui_helpers import local_app, settle
+from ui_helpers import local_app, press, settle
 
 from mqtui.saves import slots
 from mqtui.ui.app import MQApp
+from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.settings import Settings
 
 
@@ -27,9 +28,8 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 async def _results(pilot) -> None:  # type: ignore[no-untyped-def]
     app = pilot.app
     await settle(pilot, app)
-    await pilot.press("enter")
-    for _ in range(20):
-        await pilot.pause()
+    await press(pilot, "enter", lambda: isinstance(app.screen, GameOverScreen), "the results")
+    await pilot.pause()  # (the picture is taken once the app is idle)
 
 
 def test_game_over_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from ui_helpers import make_app, settle
+from ui_helpers import make_app, press, settle, until
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.cards import CardBrowserScreen
@@ -21,11 +21,10 @@ from mqtui.ui.settings import Settings, load_settings
 async def test_new_game_from_title_screen_with_enter() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
-        await pilot.press("n")
-        assert isinstance(app.screen, NewGameScreen)
-        await pilot.press("enter")  # the default table: one human against three computers
+        await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
+        await press(pilot, "n", lambda: isinstance(app.screen, NewGameScreen))
+        # the default table: one human against three computers
+        await press(pilot, "enter", lambda: isinstance(app.screen, GameScreen))
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         store = app.game_store
@@ -37,7 +36,7 @@ async def test_new_game_from_title_screen_with_enter() -> None:
         assert snap is not None and snap.seat == 0
         # the human builds a hero first: "Ready" is on space
         assert any(a.kind == "done" for a in snap.legal)
-        await pilot.press("space")
+        await press(pilot, "space", lambda: store.state.stage == "turn")
         await settle(pilot, app)
         snap = app.screen.snapshot
         assert snap.view.stage == "turn"
@@ -46,7 +45,8 @@ async def test_new_game_from_title_screen_with_enter() -> None:
 
 async def new_game_screen(pilot: Pilot[object], app: MQApp) -> NewGameScreen:
     """From the title screen, N: the new game screen."""
-    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
+    await press(pilot, "n", lambda: isinstance(app.screen, NewGameScreen))
     assert isinstance(app.screen, NewGameScreen)
     return app.screen
 
@@ -61,8 +61,8 @@ async def test_new_game_screen_changes_seats() -> None:
         screen.query_one("#kind-1").value = "human"
         screen.query_one("#name-1").value = "Bob"
         screen.query_one("#seed").value = "42"
-        await pilot.pause()
         screen.action_start()
+        await until(pilot, lambda: app.game_store is not None, "the game")
         await settle(pilot, app)
         store = app.game_store
         assert [s.name for s in store.seats] == ["Ann", "Bob"]
@@ -76,26 +76,22 @@ async def test_new_game_screen_reports_a_bad_table() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await new_game_screen(pilot, app)
         screen.query_one("#colour-1").value = "red"  # the same colour as seat 1
-        await pilot.pause()
         screen.action_start()
-        await pilot.pause()
+        error = screen.query_one("#error")
+        await until(pilot, lambda: "colour" in str(error.render()), "the error")
         assert isinstance(app.screen, NewGameScreen)
-        assert "colour" in str(screen.query_one("#error").render())
 
 
 @pytest.mark.slow
 async def test_settings_change_the_theme_and_remember_it(data) -> None:
     app = MQApp(settings=Settings(), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("s")
-        assert isinstance(app.screen, SettingsScreen)
-        await pilot.press("down")  # preview the next theme
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
+        await press(pilot, "s", lambda: isinstance(app.screen, SettingsScreen))
+        assert app.theme == "mq-dark"
+        await press(pilot, "down", lambda: app.theme != "mq-dark", "the next theme's preview")
         chosen = app.theme
-        assert chosen != "mq-dark"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        await press(pilot, "ctrl+s", lambda: isinstance(app.screen, TitleScreen))
     assert load_settings().theme == chosen
 
 
@@ -103,8 +99,7 @@ async def test_palette_theme_command_switches_theme() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         app.set_theme("mq-contrast")
-        await pilot.pause()
-        assert app.theme == "mq-contrast"
+        await until(pilot, lambda: app.theme == "mq-contrast", "the theme")
         assert app.theme_variables["mq-red"] == "#FF3030"
 
 
@@ -112,25 +107,24 @@ async def test_palette_theme_command_switches_theme() -> None:
 async def test_rules_cards_and_help_screens_open_and_close() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")
-        assert isinstance(app.screen, RulesScreen)
-        await pilot.press("escape")
-        await pilot.press("k")
-        assert isinstance(app.screen, CardBrowserScreen)
-        await pilot.press("slash")
-        await pilot.press(*"flask")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
+        await press(pilot, "r", lambda: isinstance(app.screen, RulesScreen))
+        await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
+        await press(pilot, "k", lambda: isinstance(app.screen, CardBrowserScreen))
         screen = app.screen
+        assert isinstance(screen, CardBrowserScreen)
+        search = screen.query_one("#filter")
+        await press(pilot, "slash", lambda: search.has_focus, "the search box")
+        for n, key in enumerate("flask", 1):
+            await press(pilot, key, lambda: search.value == "flask"[:n])  # noqa: B023
+        await until(pilot, lambda: len(screen.shown) < len(screen.all), "the list filtered")
         assert all("flask" in (e.name + e.text).lower() for e in screen.shown)
         assert screen.shown
-        await pilot.press("escape")  # leave the search box
-        await pilot.press("escape")
-        assert isinstance(app.screen, TitleScreen)
+        # (Escape in the search box closes the browser: the Input has no binding of its own for it)
+        await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
         app.show_help()
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        await pilot.press("escape")
-        assert isinstance(app.screen, TitleScreen)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+        await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
 
 
 async def test_rules_screen_without_the_rules_file(monkeypatch, tmp_path) -> None:
@@ -141,5 +135,4 @@ async def test_rules_screen_without_the_rules_file(monkeypatch, tmp_path) -> Non
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         app.show_rules()
-        await pilot.pause()
-        assert isinstance(app.screen, RulesScreen)
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules screen")
