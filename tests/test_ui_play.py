@@ -3,6 +3,8 @@ the monster phase, and the hot-seat hand-off that hides the previous hand."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -22,8 +24,10 @@ from ui_helpers import (
     running,
     settle,
     store_for,
+    until,
 )
 
+from mqtui.engine.actions import Action
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens import game
@@ -268,6 +272,53 @@ async def test_charity_dialog_can_wait_and_enter_in_the_hand_reopens_it() -> Non
         assert "Discard…" in footer and "Play" not in footer
         await press(pilot, "enter", lambda: isinstance(app.screen, CharityDialog), "the charity dialog")
         assert len(hero(store, 0).hand) == 6 and hand.option_count > 0
+
+
+async def test_watching_a_computer_over_the_hand_limit_opens_no_charity_dialog() -> None:
+    """The charity dialog is for a person choosing their own cards: watching computer players, it never
+    opens (a computer's answer used to close it while it was still opening, and the app crashed)."""
+    from mqtui.ui.screens.charity import CharityDialog
+
+    store = store_for((("Ann", "random"), ("Bob", "random")))
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand", "cheese-grenade"])
+    store.apply(Action(0, "end"))  # Ann (a computer) ends her action phase with 7 cards
+    assert store.state.frames[-1].kind == "charity" and store.snapshot().seat == 0
+    app = make_app(store)
+    pushed: list[object] = []
+    push_screen = app.push_screen
+
+    def recording(screen: Any, *args: Any, **kwargs: Any) -> Any:
+        pushed.append(screen)
+        return push_screen(screen, *args, **kwargs)
+
+    app.push_screen = recording  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+        def shown_past_charity() -> bool:
+            snap = screen.snapshot
+            return snap is not None and all(f.kind != "charity" for f in snap.view.frames)
+
+        await until(pilot, shown_past_charity, "the screen past Ann's charity")
+        assert not any(isinstance(screen, CharityDialog) for screen in pushed)
+
+
+def test_charity_terms_are_the_charity_seats_own() -> None:
+    """Another seat's charity asks nothing of the viewer, however many cards the viewer holds."""
+    from mqtui.ui.describe import charity_terms
+
+    store = store_for((("Ann", "human"), ("Bob", "human")))
+    empty_hands(store)
+    give(store, 0, ["colander-helm", "hard-hat", "suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    give(store, 0, ["pocket-sand"])
+    give(store, 1, ["convenient-dagger", "crooked-die", "gym-membership", "traffic-cone-helm", "elf-card"])
+    give(store, 1, ["band-aid-of-paris"])  # Bob holds 6 cards too, outside his turn
+    store.apply(Action(0, "end"))
+    assert store.state.frames[-1].kind == "charity" and store.state.frames[-1].seat == 0
+    assert charity_terms(store.snapshot(0))[0] == 1
+    assert charity_terms(store.snapshot(1)) == (0, "")
 
 
 def test_copies_of_one_card_are_one_line_with_a_count() -> None:

@@ -325,8 +325,8 @@ def charity_terms(snap: Snapshot) -> tuple[int, str]:
     """(how many cards the viewer must still give away, to whom: "" when they are discarded)."""
     view = snap.view
     f = view.frames[-1] if view.frames else None
-    if f is None or f.kind != CHARITY or snap.seat < 0:
-        return 0, ""
+    if f is None or f.kind != CHARITY or snap.seat < 0 or f.seat != snap.seat:
+        return 0, ""  # (another seat's charity asks nothing of the viewer, whatever they hold)
     n = max(0, len(view.heroes[snap.seat].hand) - HAND_LIMIT)
     return n, view.heroes[f.target].name if f.target >= 0 else ""
 

@@ -308,7 +308,11 @@ class GameScreen(SteadyScreen[None]):
         if snap.seat != self._shown_seat:
             self._new_viewer()
         before = self.snapshot if snap.seat == self._shown_seat else None
-        if charity_terms(snap)[0] and (before is None or not charity_terms(before)[0]):
+        if (
+            self._plays(snap.seat)
+            and charity_terms(snap)[0]
+            and (before is None or not charity_terms(before)[0])
+        ):
             self.call_later(self.open_charity)  # the hand is over the limit: choose at once
         elif not charity_terms(snap)[0] and isinstance(self.app.screen, CharityDialog):
             self.app.pop_screen()  # charity is over (given from elsewhere, or taken back)
@@ -408,8 +412,8 @@ class GameScreen(SteadyScreen[None]):
         """The dialog that chooses every card over the hand limit at once."""
         snap = self.snapshot
         n, to = charity_terms(snap) if snap is not None else (0, "")
-        if snap is None or n <= 0 or isinstance(self.app.screen, CharityDialog):
-            return
+        if snap is None or n <= 0 or not self._plays(snap.seat) or isinstance(self.app.screen, CharityDialog):
+            return  # (a person chooses their own cards; a computer answers by itself)
         seat = snap.seat
 
         async def chosen(uids: list[int] | None) -> None:
