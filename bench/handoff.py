@@ -1,4 +1,5 @@
 """CPU of a hot-seat hand-off in the log pane: the whole log wrapped again for the new seat's eyes
+(or, "kept per seat", that seat's lines as last wrapped taken back)
 (prints figures, asserts nothing).
 
     .venv/bin/python bench/handoff.py [--actions 900] [--seed 5] [--handoffs 40] [--width 80]
@@ -59,21 +60,23 @@ async def measure(store: LocalStore, handoffs: int, width: int) -> None:
         snaps = [store.snapshot(seat) for seat in (0, 1)]
         entries = [len(s.log) for s in snaps]
         one_pass = log._rewrite
-        figures: dict[str, list[float]] = {"one pass": [], "entry by entry": []}
+        figures: dict[str, list[float]] = {"one pass": [], "entry by entry": [], "kept per seat": []}
         shown: dict[tuple[str, int], list[str]] = {}
         seat = log._seat or 0
-        ways = [("entry by entry", log._rewrite_each), ("one pass", one_pass)]
+        ways = [("entry by entry", log._rewrite_each), ("one pass", one_pass), ("kept per seat", one_pass)]
         for _ in range(handoffs):
             ways.reverse()  # each way shows each seat in turn
             for way, rewrite in ways:
                 log._rewrite = rewrite  # type: ignore[method-assign]
+                if way != "kept per seat":
+                    log._kept.clear()  # (each seat's lines as last wrapped: none to take back)
                 seat = 1 - seat  # another seat's eyes: the pane is written again
                 t0 = time.process_time()
                 log.watch_snapshot(snaps[seat])
                 figures[way].append((time.process_time() - t0) * 1000)
                 shown[way, seat] = [strip.text for strip in log.lines]
         for seat in (0, 1):
-            assert shown["one pass", seat] == shown["entry by entry", seat], (
+            assert shown["one pass", seat] == shown["entry by entry", seat] == shown["kept per seat", seat], (
                 "the two ways show different lines"
             )
         print(

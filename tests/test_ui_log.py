@@ -3,6 +3,8 @@ entry ends as writing the entries one by one through RichLog."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from rich.style import Style
 from textual.app import App, ComposeResult
@@ -108,3 +110,44 @@ async def test_log_lines_take_the_panes_new_style() -> None:
         app.theme = "textual-light"
         await pilot.pause()
         assert cells(log.render_line(0)) == fresh(0) != before
+
+
+class TwoLogs(LogApp):
+    def compose(self) -> ComposeResult:
+        yield GameLog(id="log")
+        yield GameLog(id="reference")
+
+
+@dataclass
+class Seen:
+    """What the log pane reads of a snapshot: whose log, and its entries."""
+
+    seat: int
+    log: tuple[LogLine, ...]
+
+
+async def test_a_hand_off_back_shows_that_seats_log_as_writing_it_whole_would() -> None:
+    """Hot seat: each seat's log as last wrapped comes back at its next turn, with what happened since
+    (or without what an undo took back): the same lines, styles and ends as writing it all again."""
+    ann = ENTRIES[:4]
+    bob = tuple(LogLine(e.kind, "Bob sees: " + e.text) for e in ENTRIES[2:6])
+    steps = [
+        Seen(0, ann),
+        Seen(1, bob),
+        Seen(0, ann + ENTRIES[4:6]),  # two entries came since Ann's last turn
+        Seen(0, ann + ENTRIES[4:7]),
+        Seen(1, bob + ENTRIES[:2]),
+        Seen(0, ann + ENTRIES[4:5]),  # an undo took two back
+        Seen(1, bob),
+    ]
+    app = TwoLogs()
+    async with app.run_test(size=(40, 30)) as pilot:
+        await pilot.pause()
+        log, reference = app.query_one("#log", GameLog), app.query_one("#reference", GameLog)
+        app.set_focus(None)  # (a focused pane is drawn on another background)
+        await pilot.pause()
+        for step in steps:
+            log.snapshot = step  # type: ignore[assignment]
+            reference._rewrite_each(step.log)
+            assert shown(log) == shown(reference), step
+            assert log.scroll_offset.y == log.max_scroll_y  # the newest lines in view

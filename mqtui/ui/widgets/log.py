@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import accumulate
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -19,6 +20,16 @@ from mqtui.ui.describe import LOG_STYLES, log_style
 from mqtui.ui.widgets.steady import SteadyScroll
 
 KIND_CLASSES = frozenset(style for _, style in LOG_STYLES.values() if style)  # each has a rule below
+
+
+class _Wrapped(NamedTuple):
+    """A seat's log as wrapped: the entries, their lines, where each entry's lines end, at what width."""
+
+    shown: tuple[LogLine, ...]
+    lines: list[Strip]
+    ends: list[int]
+    widest: int
+    width: int
 
 
 class GameLog(SteadyScroll, RichLog):
@@ -54,6 +65,7 @@ class GameLog(SteadyScroll, RichLog):
         self._seat: int | None = None  # whose log is shown: another seat's means a whole rewrite
         self._style: Style | None = None  # the pane's style (see render_line)
         self._styled: dict[int, tuple[Strip, Strip]] = {}  # a line (by id) and the line styled
+        self._kept: dict[int, _Wrapped] = {}  # each other seat's log as last wrapped (hot seat)
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None or snap.log is self._shown:
@@ -62,13 +74,14 @@ class GameLog(SteadyScroll, RichLog):
         if not getattr(self, "_size_known", True):  # written once the pane knows its width
             self._shown, self._unwritten, self._seat = log, True, snap.seat
             return
-        old = self._shown
-        if snap.seat != self._seat:  # a new pair of eyes: nothing of the previous seat's log stays
+        # a new pair of eyes: nothing of the previous seat's log stays (its own lines come back, if kept)
+        if snap.seat != self._seat and not self._swap_seat(snap.seat):
             self._seat = snap.seat
             self._shown = log
             self._rewrite(log)
             self._to_end()
             return
+        old = self._shown
         if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
             new = log[len(old) :]
         else:  # an undo took entries back: drop their lines, keep the rest as wrapped
@@ -84,6 +97,30 @@ class GameLog(SteadyScroll, RichLog):
         if new:
             self._append(new)
             self._to_end()
+
+    def _swap_seat(self, seat: int) -> bool:
+        """Keep the shown seat's wrapped lines and take back ``seat``'s, as last wrapped at this width
+        (False if there are none): a hot-seat hand-off then wraps only what that seat has not seen."""
+        width = self._wrap_width()
+        if width < 1 or self._ends is None or int(getattr(self, "_start_line", 1)):
+            self._kept.clear()
+            return False
+        if self._seat is not None:
+            self._kept[self._seat] = _Wrapped(
+                self._shown, self.lines, self._ends, self._widest_line_width, width
+            )
+        kept = self._kept.pop(seat, None)
+        if kept is None or kept.width != width:
+            return False
+        self._seat = seat
+        self._shown, self.lines, self._ends = kept.shown, kept.lines, kept.ends
+        self._line_cache.clear()
+        self._deferred_renders.clear()
+        self._widest_line_width = kept.widest
+        self.virtual_size = Size(kept.widest, len(kept.lines))
+        self.refresh()
+        self._to_end()
+        return True
 
     def _write(self, line: LogLine) -> None:
         self.write(self.line_text(line), scroll_end=False)
@@ -226,6 +263,7 @@ class GameLog(SteadyScroll, RichLog):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._style = None
+        self._kept.clear()  # (their lines carry the old styles)
 
     def render_line(self, y: int) -> Strip:
         """RichLog's line with the pane's style, kept from frame to frame (RichLog works the style out
