@@ -225,8 +225,9 @@ async def test_charity_in_one_dialog() -> None:
         screen = app.screen
         await act(pilot, app, "space")  # end the action phase with 7 cards
         assert store.state.frames[-1].kind == "charity"
+        await until(pilot, lambda: isinstance(app.screen, CharityDialog), "the charity dialog")  # by itself
         dialog = app.screen
-        assert isinstance(dialog, CharityDialog)  # opened by itself
+        assert isinstance(dialog, CharityDialog)
         footer = [
             b.binding.description for b in dialog.active_bindings.values() if b.binding.show and b.enabled
         ]
@@ -262,7 +263,7 @@ async def test_charity_dialog_can_wait_and_enter_in_the_hand_reopens_it() -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         await act(pilot, app, "space")
-        assert isinstance(app.screen, CharityDialog)
+        await until(pilot, lambda: isinstance(app.screen, CharityDialog), "the charity dialog")  # by itself
         await press(pilot, "escape", lambda: isinstance(app.screen, GameScreen), "the charity dialog closed")
         screen = app.screen
         hand = await to_the_hand(pilot, app)
