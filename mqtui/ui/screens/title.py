@@ -65,10 +65,10 @@ class TitleScreen(SteadyScreen[None]):
             yield OptionList(id="menu")
         yield QuietFooter()
 
-    def on_screen_resume(
-        self, event: events.ScreenResume
-    ) -> None:  # (also when first shown, after it mounts)
-        self.refresh_menu()  # (Textual calls SteadyScreen's handler too)
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Fill the menu when the screen is shown, the first time too (after it mounts). Textual
+        calls SteadyScreen's handler as well."""
+        self.refresh_menu()
 
     def refresh_menu(self) -> None:
         menu = self.query_one("#menu", OptionList)
