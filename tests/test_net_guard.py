@@ -226,7 +226,8 @@ async def test_a_full_sign_in_queue_refuses_in_words(make_host: Callable[..., ob
 @needs_ssh
 @pytest.mark.slow
 async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=quick(max_failures=3))  # type: ignore[misc]
+    # (each wrong code's answer still waits a little longer than the one before, in hundredths of a second)
+    host: Host = await make_host(limits=quick(max_failures=3, guess_delay=0.01))  # type: ignore[misc]
     guess = host.ssh("guess", "-o", "PreferredAuthentications=keyboard-interactive")
     for _ in range(3):
         await guess.expect(r"Join code:")

@@ -77,7 +77,8 @@ async def _open_host(tmp: Path, forks: ForkServer | None = None) -> LobbyHost:
     tables = Tables(tmp / "tables", _config())
     assert await tables.load_all() == []
     await tables.start()
-    host = LobbyHost(None, app="standin", tables=tables, name="Test host", limits=quick())
+    # the lobby apps look at the list often: a new table shows in a tenth of a second, not two
+    host = LobbyHost(None, app="standin", tables=tables, name="Test host", limits=quick(lobby_refresh=0.1))
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
     host.forks = forks  # session apps forked from the (worker's) pre-imported fork server
     return host

@@ -463,5 +463,6 @@ class _Server(asyncssh.SSHServer):
         if why:
             self.refuse(f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
             return False
-        await asyncio.sleep(min(2.0, 0.5 * self.failures))  # slow down guessing
+        delay = self.host.limits.guess_delay
+        await asyncio.sleep(min(4, self.failures) * delay)  # slow down guessing
         return False
