@@ -118,7 +118,7 @@ async def _forked_host(tmp_path: Path, forks: ForkServer | None) -> AsyncIterato
         Engine(load_content()), parse_new_spec("2"), 21, tmp_path / "g.mqsave", config, KeyTable(None)
     )
     await a.start()
-    host = SSHHost(a, app="standin", limits=quick(stall=0.5, heartbeat=0.2))  # short limits: sooner
+    host = SSHHost(a, app="standin", limits=quick(stall=0.3, heartbeat=0.1))  # short limits: sooner
     try:
         await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
         if forks is None:
