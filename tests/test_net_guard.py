@@ -551,6 +551,34 @@ async def test_an_app_that_leaves_its_input_unread_is_given_up() -> None:
     assert why == "its app stopped answering for 0.1 s"
 
 
+async def test_an_app_heard_once_before_the_first_look_is_still_ended_when_it_falls_silent(
+    tmp_path: Path, engine: Engine
+) -> None:
+    """The watchdog's first look may come after the app's first heartbeat (a busy host): what it saw
+    then is a heartbeat, not the connection's opening, so an app that hangs after it is still ended."""
+    from mqtui.net.identity import Claim
+    from mqtui.net.netstore import NetStore
+
+    a = Authority.new(engine, parse_new_spec("2"), 5, tmp_path / "t.mqsave", TableConfig(bot_delay=0.0))
+    await a.start()
+    ours, theirs = socket.socketpair()
+    early, late = SSHHost._heard(ours, lambda: a), SSHHost._heard(ours, lambda: a)  # two watchdogs
+    a.attach(ours, Claim(0, "test", "test"))
+    store = await NetStore.open_socket(engine, theirs, name="t")
+    try:
+        await _until(lambda: len(a.conns) == 1)
+        assert early() is None  # signed in, nothing heard since: still starting
+        await store.ping()  # its one heartbeat, before the late watchdog's first look
+        last = late()
+        assert last is not None and early() == last  # (the late one took this for the opening: never ended)
+        quiet = SessionGuard(Limits(stall=1000.0, silent=0.1))
+        why = await asyncio.wait_for(quiet.watch(os.getpid(), late), 10)
+        assert why == "its app stopped answering for 0.1 s" and late() == last
+    finally:
+        await store.close()
+        await a.close()
+
+
 async def test_a_remote_app_writes_nothing_on_the_host_and_opens_nothing(
     engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -390,6 +391,33 @@ async def test_the_lobby_seats_and_lets_watch_only_within_the_hosts_limits(tmp_p
         assert a.slots[1].owner == "visitor:eve" and host.gate.kinds[PLAYER] == 2
     finally:
         await tables.close()
+
+
+async def test_a_lobby_link_keeps_each_reply_with_its_request_and_stops_asking_once_seated() -> None:
+    """A look at the list whose asker gave up (a newer look replaced it) still takes its reply off the
+    link; once seated, the link carries the game: a look that was due then sends nothing."""
+    from mqtui.net.protocol import MAX_CLIENT_FRAME, encode, read_frame
+
+    ours, theirs = socket.socketpair()
+    link = lp.LobbyLink(*await asyncio.open_connection(sock=ours))
+    host_reader, host_writer = await asyncio.open_connection(sock=theirs)
+    listing = lp.Tables(host="h", tables=[], packs=[], levels=[], max_tables=1)
+    seated = lp.Seated(table="t1", seat=0, name="Ann", packs=[])
+    try:
+        look = asyncio.ensure_future(link.ask(lp.ListTables()))
+        assert isinstance(lp.decode_request(await read_frame(host_reader, MAX_CLIENT_FRAME)), lp.ListTables)
+        look.cancel()  # the asker gives up before the answer comes
+        create = asyncio.ensure_future(link.ask(lp.Create(name="Ann", others=[lp.OPEN])))
+        host_writer.write(encode(listing))  # the answer to the look...
+        assert isinstance(lp.decode_request(await read_frame(host_reader, MAX_CLIENT_FRAME)), lp.Create)
+        host_writer.write(encode(seated))  # ...and to the new table
+        assert await create == seated
+        assert await link.ask(lp.ListTables()) == seated  # seated: answered without asking the host
+        link.writer.close()
+        assert await host_reader.read() == b""  # nothing more was sent
+    finally:
+        link.writer.close()
+        host_writer.close()
 
 
 async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_path: Path) -> None:

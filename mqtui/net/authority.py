@@ -288,6 +288,7 @@ class Authority(Seating, Hosted):
             msg = wire.decode_client(body)
             if isinstance(msg, wire.Bye):
                 return
+            conn.messages += 1
             if not self._allow(conn):
                 conn.strikes += 1
                 if isinstance(msg, wire.Act):
