@@ -60,7 +60,7 @@ def quiet_terminal(fd: int = 0) -> None:
         attrs[0] &= ~(termios.IXON | termios.IXOFF)
         termios.tcsetattr(fd, termios.TCSANOW, attrs)
     _no_driver_suspend()
-    _prompt_input_stop()
+    prompt_input_stop()
 
 
 def _no_driver_suspend() -> None:
@@ -74,7 +74,7 @@ def _no_driver_suspend() -> None:
         LinuxDriver._sigtstp_application = ignore  # type: ignore[method-assign]
 
 
-def _prompt_input_stop() -> None:
+def prompt_input_stop() -> None:
     """Textual's Linux driver reads the terminal in a thread that looks every 0.1 s whether to stop,
     and once more after that: an app took 0.1-0.2 s to end after its last screen (a player leaving a
     table waited that long for the lobby, a stopping host for each of its apps). Here the driver's
