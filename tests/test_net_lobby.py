@@ -186,8 +186,9 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
 @needs_ssh
 @pytest.mark.slow
 async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to_its_seat(
-    lobby: Lobby,
+    lobby: Lobby, fork_server: tuple[subprocess.Popen[bytes], socket.socket]
 ) -> None:
+    # (the lobby's app started afresh, as with --no-fork; after the restart, the seat's app forked)
     key = lobby.tmp / "dan_key"
     write_key(key)
     dan = lobby.ssh(key=key)
@@ -208,7 +209,7 @@ async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to
     n = a.state.n  # the computer may play on until its table closes
     await dan.wait()
 
-    lobby.host = await _open_host(lobby.tmp)
+    lobby.host = await _open_host(lobby.tmp, SharedForks(*fork_server))
     b = lobby.tables.tables[tid]
     assert b.state.n == n and b.slots[0].owner.startswith("key:")
     again = lobby.ssh(key=key)  # the key owns seat 0 of that table: no lobby
