@@ -343,7 +343,7 @@ async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Cal
     ids=["stopped", "silent"],
 )
 async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
-    make_host: Callable[..., object], limits: Limits, why: str, fresh: bool
+    make_host: Callable[..., object], forks: SharedForks, limits: Limits, why: str, fresh: bool
 ) -> None:
     host: Host = await make_host(limits=limits, fresh=fresh)  # type: ignore[misc]
     a = host.authority
@@ -358,6 +358,7 @@ async def test_an_app_that_hangs_is_ended_and_its_seat_freed(
     os.kill(pid, signal.SIGSTOP)
     await ann.expect(rf"this session was ended: {why}", 20)
     await _until(lambda: not host.ssh_host.children and a.slots[0].conn is None, 10)
+    host.ssh_host.forks = forks  # (the seat's next app may come from anywhere: forked, the cheapest)
     again = host.ssh(f"code-{host.code('0')}")
     await again.expect(r"seat 0 Ann - state 0 ")
 
