@@ -146,7 +146,7 @@ def test_killing_a_playing_autosaving_store_keeps_a_loadable_game(folder: Path) 
         for _ in range(rnd.randint(1, 8)):  # games at different points: after a number of saves ...
             wait_for_a_write(path, was)
             was = _inode(path)
-        time.sleep(rnd.uniform(0, 0.02))  # ... and then at a random moment
+        time.sleep(rnd.uniform(0, 0.005))  # ... and then at a random moment (a move and its save: under 1 ms)
         kill(pid)
         store = LocalStore.load(path, eng, bot_delay=0, verify=True, backups=False)
         moves.add(len(store.actions))
