@@ -92,20 +92,26 @@ def prompt_input_stop() -> None:
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
+        stopping = threading.Event()  # a driver's input is stopping: the pipe stays readable until done
+
+        def drain() -> None:
+            with contextlib.suppress(OSError):
+                while os.read(wake_r, 512):
+                    pass
 
         class WakingEvent(threading.Event):
             """The driver's exit event: setting it also makes the wake pipe readable."""
 
             def set(self) -> None:
                 super().set()
+                stopping.set()
                 with contextlib.suppress(OSError):
                     os.write(wake_w, b"!")
 
             def clear(self) -> None:
                 super().clear()
-                with contextlib.suppress(OSError):
-                    while os.read(wake_r, 512):
-                        pass
+                stopping.clear()
+                drain()
 
         class WakingSelector(selectors.SelectSelector):
             """The input thread's selector: it also wakes on the pipe, and reports only the terminal."""
@@ -115,7 +121,10 @@ def prompt_input_stop() -> None:
                 super().register(wake_r, selectors.EVENT_READ)
 
             def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
-                return [(key, ev) for key, ev in super().select(timeout) if key.fd != wake_r]
+                ready = super().select(timeout)
+                if not stopping.is_set() and any(key.fd == wake_r for key, _ in ready):
+                    drain()  # (a wake-up left over from another driver: never a busy loop)
+                return [(key, ev) for key, ev in ready if key.fd != wake_r]
 
         init = driver.__init__
 
