@@ -78,7 +78,7 @@ def prompt_input_stop() -> None:
     """Textual's Linux driver reads the terminal in a thread that looks every 0.1 s whether to stop,
     and once more after that: an app took 0.1-0.2 s to end after its last screen (a player leaving a
     table waited that long for the lobby, a stopping host for each of its apps). Here the driver's
-    stop also wakes that thread's wait, through a pipe of this process."""
+    stop also wakes that thread's wait, through a pipe of this process. (Local games use it too.)"""
     import selectors
     import threading
     import types
