@@ -136,7 +136,8 @@ def prompt_input_stop() -> None:
         shim = types.SimpleNamespace(
             SelectSelector=WakingSelector, EVENT_READ=selectors.EVENT_READ, SelectorKey=selectors.SelectorKey
         )
-        setattr(linux_driver, "selectors", shim)  # (what its input thread makes its selector with)  # noqa: B010
+        # (what its input thread makes its selector with; not an attribute the module exports)
+        setattr(linux_driver, "selectors", shim)  # noqa: B010
         driver._prompt_stop = True  # type: ignore[attr-defined]
 
 
