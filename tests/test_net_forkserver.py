@@ -26,18 +26,6 @@ from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec
 
 
-@pytest.fixture
-async def forks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-    server = ForkServer()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-        assert server.proc is not None and server.proc.returncode is not None  # it went with its host
-
-
 async def _read_all(master: int, timeout: float = 30.0) -> bytes:
     """Everything the app writes on its terminal until it closes it (woken by the pty, no polling)."""
     loop = asyncio.get_running_loop()
@@ -64,7 +52,17 @@ async def _read_all(master: int, timeout: float = 30.0) -> bytes:
     return bytes(out)
 
 
-async def test_a_forked_app_has_its_own_terminal_and_exit_code(forks: ForkServer) -> None:
+async def test_a_forked_app_has_its_own_terminal_and_exit_code(
+    fork_server: tuple[subprocess.Popen[bytes], socket.socket],
+) -> None:
+    forks = SharedForks(*fork_server)  # the worker's (a host's own, and its end: forked_host below)
+    try:
+        await _exits_with_its_code(forks)
+    finally:
+        await forks.close()
+
+
+async def _exits_with_its_code(forks: ForkServer) -> None:
     ours, theirs = socket.socketpair()
     ours.close()  # nobody answers: the app says why on its terminal and ends with code 2
     env = {"PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color", "MQTUI_NET_APP": "standin"}
@@ -82,16 +80,18 @@ async def test_a_forked_app_has_its_own_terminal_and_exit_code(forks: ForkServer
     child = await spawn_forked(forks, argv, env, (80, 24, 0, 0), theirs.fileno())
     theirs.close()
     assert Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(forks.proc.pid)  # type: ignore[union-attr]
-    out = await _read_all(child.master)
-    assert await asyncio.wait_for(child.proc.wait(), 30) == 2
-    assert b"could not join the game" in out
-    os.close(child.master)
+    try:
+        out = await _read_all(child.master)
+        assert await asyncio.wait_for(child.proc.wait(), 30) == 2
+        assert b"could not join the game" in out
+    finally:
+        os.close(child.master)
 
 
 async def test_a_forked_app_that_hangs_is_ended_by_a_signal(
     fork_server: tuple[subprocess.Popen[bytes], socket.socket],
 ) -> None:
-    forks = SharedForks(*fork_server)  # the worker's (its own start and end: the test above)
+    forks = SharedForks(*fork_server)  # the worker's (a host's own start and end: forked_host)
     try:
         ours, theirs = socket.socketpair()  # we never answer its hello: it waits
         env = {"PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color"}
@@ -118,7 +118,7 @@ async def _forked_host(tmp_path: Path, forks: ForkServer | None) -> AsyncIterato
         Engine(load_content()), parse_new_spec("2"), 21, tmp_path / "g.mqsave", config, KeyTable(None)
     )
     await a.start()
-    host = SSHHost(a, app="standin", limits=quick(stall=0.5, heartbeat=0.2))  # short limits: sooner
+    host = SSHHost(a, app="standin", limits=quick(stall=0.3, heartbeat=0.1))  # short limits: sooner
     try:
         await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
         if forks is None:
@@ -138,6 +138,9 @@ async def forked_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type:
     monkeypatch.setenv("MQTUI_NET_APP", "standin")
     async with _forked_host(tmp_path, None) as table:
         yield table
+    forks = table[1].forks
+    assert forks is not None and forks.proc is not None
+    assert forks.proc.returncode is not None  # the host's own fork server went with its host
 
 
 @pytest.fixture

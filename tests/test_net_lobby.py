@@ -12,6 +12,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -77,7 +78,8 @@ async def _open_host(tmp: Path, forks: ForkServer | None = None) -> LobbyHost:
     tables = Tables(tmp / "tables", _config())
     assert await tables.load_all() == []
     await tables.start()
-    host = LobbyHost(None, app="standin", tables=tables, name="Test host", limits=quick())
+    # the lobby apps look at the list often: a new table shows in a tenth of a second, not two
+    host = LobbyHost(None, app="standin", tables=tables, name="Test host", limits=quick(lobby_refresh=0.1))
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
     host.forks = forks  # session apps forked from the (worker's) pre-imported fork server
     return host
@@ -184,8 +186,9 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
 @needs_ssh
 @pytest.mark.slow
 async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to_its_seat(
-    lobby: Lobby,
+    lobby: Lobby, fork_server: tuple[subprocess.Popen[bytes], socket.socket]
 ) -> None:
+    # (the lobby's app started afresh, as with --no-fork; after the restart, the seat's app forked)
     key = lobby.tmp / "dan_key"
     write_key(key)
     dan = lobby.ssh(key=key)
@@ -206,7 +209,7 @@ async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to
     n = a.state.n  # the computer may play on until its table closes
     await dan.wait()
 
-    lobby.host = await _open_host(lobby.tmp)
+    lobby.host = await _open_host(lobby.tmp, SharedForks(*fork_server))
     b = lobby.tables.tables[tid]
     assert b.state.n == n and b.slots[0].owner.startswith("key:")
     again = lobby.ssh(key=key)  # the key owns seat 0 of that table: no lobby
@@ -389,6 +392,33 @@ async def test_the_lobby_seats_and_lets_watch_only_within_the_hosts_limits(tmp_p
         assert a.slots[1].owner == "visitor:eve" and host.gate.kinds[PLAYER] == 2
     finally:
         await tables.close()
+
+
+async def test_a_lobby_link_keeps_each_reply_with_its_request_and_stops_asking_once_seated() -> None:
+    """A look at the list whose asker gave up (a newer look replaced it) still takes its reply off the
+    link; once seated, the link carries the game: a look that was due then sends nothing."""
+    from mqtui.net.protocol import MAX_CLIENT_FRAME, encode, read_frame
+
+    ours, theirs = socket.socketpair()
+    link = lp.LobbyLink(*await asyncio.open_connection(sock=ours))
+    host_reader, host_writer = await asyncio.open_connection(sock=theirs)
+    listing = lp.Tables(host="h", tables=[], packs=[], levels=[], max_tables=1)
+    seated = lp.Seated(table="t1", seat=0, name="Ann", packs=[])
+    try:
+        look = asyncio.ensure_future(link.ask(lp.ListTables()))
+        assert isinstance(lp.decode_request(await read_frame(host_reader, MAX_CLIENT_FRAME)), lp.ListTables)
+        look.cancel()  # the asker gives up before the answer comes
+        create = asyncio.ensure_future(link.ask(lp.Create(name="Ann", others=[lp.OPEN])))
+        host_writer.write(encode(listing))  # the answer to the look...
+        assert isinstance(lp.decode_request(await read_frame(host_reader, MAX_CLIENT_FRAME)), lp.Create)
+        host_writer.write(encode(seated))  # ...and to the new table
+        assert await create == seated
+        assert await link.ask(lp.ListTables()) == seated  # seated: answered without asking the host
+        link.writer.close()
+        assert await host_reader.read() == b""  # nothing more was sent
+    finally:
+        link.writer.close()
+        host_writer.close()
 
 
 async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ async def _next_result(reader: asyncio.StreamReader) -> Result:
 
 
 async def _open(engine: Engine, tmp_path: Path, spec: str = "2", **config: float) -> Table:
-    cfg = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    cfg = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0, guess_delay=0.01)
     for k, v in config.items():
         setattr(cfg, k, v)
     a = Authority.new(engine, parse_new_spec(spec), 11, save_path=tmp_path / "game.mqsave", config=cfg)
@@ -298,7 +298,7 @@ async def test_an_engine_failure_leaves_the_game_unchanged(
 
 
 async def test_an_away_player_is_not_waited_for_forever(engine: Engine, tmp_path: Path) -> None:
-    t = await _open(engine, tmp_path, timeout=0.2)
+    t = await _open(engine, tmp_path, timeout=0.05)
     # nobody at the table: no automatic decision is even scheduled (not a late one: none), so nothing
     # moves however long the table stays empty
     assert t.a._next_auto() is None
@@ -315,7 +315,7 @@ async def test_an_away_player_is_not_waited_for_forever(engine: Engine, tmp_path
 async def test_an_abandoned_seat_goes_to_a_bot_until_its_player_returns(
     engine: Engine, tmp_path: Path
 ) -> None:
-    t = await _open(engine, tmp_path, abandon=0.3)
+    t = await _open(engine, tmp_path, abandon=0.05)
     s0 = await t.join(engine, "0")
     await s0.send(Action(0, "done"))
     await _until(lambda: s0.snapshot().deciding == 0 and s0.snapshot().n >= 2)

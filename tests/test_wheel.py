@@ -177,10 +177,10 @@ def test_the_wheel_and_sdist_carry_content_themes_and_docs(installed: dict[str, 
         assert any(n.endswith("mqtui/_data/seeds/base/monsters.toml") for n in tar.getnames())
 
 
-def test_installed_mqtui_works_from_another_folder(installed: dict[str, object]) -> None:
-    from mqtui import __version__
-
-    version, check, sim, cards, scenarios, helped = run(
+@pytest.fixture(scope="module")
+def ran(installed: dict[str, object]) -> list[subprocess.CompletedProcess[str]]:
+    """What the installed program did, every command at once (the tests below look at the results)."""
+    return run(
         installed,
         ["mqtui", "--version"],
         ["mqtui", "content", "check"],
@@ -188,7 +188,14 @@ def test_installed_mqtui_works_from_another_folder(installed: dict[str, object])
         ["mqtui", "cards", "--kind", "monster"],
         ["mqtui", "scenario", "-q"],
         ["python", "-m", "mqtui", "--help"],
+        ["python", "-c", HEADLESS],
     )
+
+
+def test_installed_mqtui_works_from_another_folder(ran: list[subprocess.CompletedProcess[str]]) -> None:
+    from mqtui import __version__
+
+    version, check, sim, cards, scenarios, helped, _ = ran
     assert version.returncode == 0 and version.stdout.strip() == f"mqtui {__version__}"
     assert check.returncode == 0, check.stdout + check.stderr
     assert "content OK" in check.stdout and "standing-room-only: OK" in check.stdout
@@ -199,8 +206,10 @@ def test_installed_mqtui_works_from_another_folder(installed: dict[str, object])
     assert helped.returncode == 0 and "  serve " in helped.stdout
 
 
-def test_installed_app_opens_its_title_screen_and_a_new_game(installed: dict[str, object]) -> None:
-    (done,) = run(installed, ["python", "-c", HEADLESS])
+def test_installed_app_opens_its_title_screen_and_a_new_game(
+    installed: dict[str, object], ran: list[subprocess.CompletedProcess[str]]
+) -> None:
+    done = ran[-1]
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     venv_dir = str(Path(str(installed["bin"])).parent)

@@ -10,10 +10,13 @@ from mqtui.cli.seatapp import add_app_options, seat_app
 
 def main(argv: list[str] | None = None) -> int:
     from mqtui.net import lobbyclient
+    from mqtui.net.limits import Limits
 
     p = argparse.ArgumentParser(prog="python -m mqtui.cli.lobbyapp", description=lobbyclient.__doc__)
     p.add_argument("--fd", type=int, required=True, help="a connected socket to the host's lobby")
     add_app_options(p)
+    refresh = Limits().lobby_refresh
+    p.add_argument("--refresh", type=float, default=refresh, help="seconds between two looks at the list")
     args = p.parse_args(argv)
     return lobbyclient.run(args, seat_app(args.app))
 

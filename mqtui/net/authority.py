@@ -227,7 +227,7 @@ class Authority(Seating, Hosted):
             if claim is None:
                 claim = self.claim_for_code(hello.code)
                 if claim is None:
-                    await asyncio.sleep(0.2)  # slow down guessing
+                    await asyncio.sleep(self.config.guess_delay)  # slow down guessing
                     raise _Refuse("unknown join code")
                 conn.label = f"{hello.name or 'someone'} ({claim.label})"
             seat = self.resolve(claim, hello.want)
@@ -288,6 +288,7 @@ class Authority(Seating, Hosted):
             msg = wire.decode_client(body)
             if isinstance(msg, wire.Bye):
                 return
+            conn.messages += 1
             if not self._allow(conn):
                 conn.strikes += 1
                 if isinstance(msg, wire.Act):

@@ -25,7 +25,8 @@ class Conn:
     ev_sent: int = 0  # events of the authority's log already sent as lines
     lines_sent: int = 0  # lines of this seat's log already sent
     tokens: float = 0.0
-    refilled: float = field(default_factory=time.monotonic)
+    refilled: float = field(default_factory=time.monotonic)  # when the latest message was read (or it opened)
+    messages: int = 0  # messages read from it after its hello (a served app's heartbeats among them)
     strikes: int = 0
     closed: bool = False
     bytes_out: int = 0

@@ -44,6 +44,8 @@ class Limits:
     silent: float = 15.0  # seconds an app may send nothing to the game (it pings) before it is ended
     heartbeat: float = 2.0  # seconds between a session app's pings (keep silent several of these)
     linger: float = 1.5  # seconds a session leaves a message up for its player (a seat's code, why it ended)
+    guess_delay: float = 0.5  # seconds a wrong join code's answer waits, per wrong code so far (4 at most)
+    lobby_refresh: float = 2.0  # seconds between a lobby app's looks at the list of tables
     default_term: str = "xterm-256color"  # for a client that sends an empty TERM
 
     def check(self) -> str:

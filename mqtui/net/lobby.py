@@ -148,6 +148,8 @@ class LobbyHost(SSHHost):
                 "--app",
                 self.app,
                 *self.app_options(),
+                "--refresh",
+                f"{self.limits.lobby_refresh:g}",
             ]
             return await self.run_child(process, argv, theirs, SPECTATOR, heard)
         finally:

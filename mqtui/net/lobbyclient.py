@@ -25,21 +25,22 @@ class LobbyApp(App[lp.Seated | None]):
     TITLE = "mqtui lobby"
     ENABLE_COMMAND_PALETTE = False  # a visitor gets only the lobby's own commands
 
-    def __init__(self, link: lp.LobbyLink) -> None:
+    def __init__(self, link: lp.LobbyLink, refresh: float | None = None) -> None:
         super().__init__()
         self.link = link
+        self.list_every = refresh  # seconds between two looks at the list (None: the screen's default)
 
     def on_mount(self) -> None:
         from mqtui.ui.screens.lobby import LobbyScreen
 
-        self.push_screen(LobbyScreen(self.link), self.exit)
+        self.push_screen(LobbyScreen(self.link, self.list_every), self.exit)
 
 
 async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
     sock = socket.socket(fileno=args.fd)
     reader, writer = await asyncio.open_connection(sock=sock)
     link = lp.LobbyLink(reader, writer)
-    seated = await lock_down(LobbyApp(link)).run_async()  # a served app: nothing of the host's
+    seated = await lock_down(LobbyApp(link, args.refresh)).run_async()  # a served app: nothing of the host's
     if seated is None:
         writer.close()
         return 0

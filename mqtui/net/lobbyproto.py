@@ -88,15 +88,26 @@ def decode_request(body: bytes) -> LobbyRequest:
 
 
 class LobbyLink:
-    """The lobby app's side: one request, one reply, in order."""
+    """The lobby app's side: one request, one reply, in order. A request whose asker gives up (a newer
+    look at the list replaces an older one) still takes its reply off the link, so that the next
+    request gets its own; once a reply seats the visitor, the link carries the game: every later
+    request is answered with that reply, and nothing more is sent."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
         self._lock = asyncio.Lock()
+        self.seated: Seated | None = None  # the reply that handed this link over to a table
 
     async def ask(self, request: LobbyRequest, timeout: float = 15.0) -> LobbyReply:
+        exchange = asyncio.ensure_future(self._exchange(request, timeout))
+        exchange.add_done_callback(_retrieved)  # (its asker may be gone)
+        return await asyncio.shield(exchange)
+
+    async def _exchange(self, request: LobbyRequest, timeout: float) -> LobbyReply:
         async with self._lock:
+            if self.seated is not None:
+                return self.seated  # already seated (a look at the list that was due): nothing is sent
             self.writer.write(encode(request))
             await self.writer.drain()
             try:
@@ -107,6 +118,14 @@ class LobbyLink:
             if body is None:
                 raise ConnectionError("the host closed the lobby")
             try:
-                return reply_decoder.decode(body)
+                reply = reply_decoder.decode(body)
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 raise ProtocolError(f"bad lobby reply: {exc}") from None
+            if isinstance(reply, Seated):
+                self.seated = reply
+            return reply
+
+
+def _retrieved(task: asyncio.Future[LobbyReply]) -> None:
+    if not task.cancelled():
+        task.exception()  # (an exchange whose asker gave up: its failure is the next one's news)

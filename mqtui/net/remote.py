@@ -60,6 +60,7 @@ def quiet_terminal(fd: int = 0) -> None:
         attrs[0] &= ~(termios.IXON | termios.IXOFF)
         termios.tcsetattr(fd, termios.TCSANOW, attrs)
     _no_driver_suspend()
+    prompt_input_stop()
 
 
 def _no_driver_suspend() -> None:
@@ -71,6 +72,73 @@ def _no_driver_suspend() -> None:
             return None
 
         LinuxDriver._sigtstp_application = ignore  # type: ignore[method-assign]
+
+
+def prompt_input_stop() -> None:
+    """Textual's Linux driver reads the terminal in a thread that looks every 0.1 s whether to stop,
+    and once more after that: an app took 0.1-0.2 s to end after its last screen (a player leaving a
+    table waited that long for the lobby, a stopping host for each of its apps). Here the driver's
+    stop also wakes that thread's wait, through a pipe of this process. (Local games use it too.)"""
+    import selectors
+    import threading
+    import types
+
+    with contextlib.suppress(ImportError):
+        from textual.drivers import linux_driver
+
+        driver = linux_driver.LinuxDriver
+        if getattr(driver, "_prompt_stop", False):
+            return  # (already, in this process)
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_r, False)
+        os.set_blocking(wake_w, False)
+        stopping = threading.Event()  # a driver's input is stopping: the pipe stays readable until done
+
+        def drain() -> None:
+            with contextlib.suppress(OSError):
+                while os.read(wake_r, 512):
+                    pass
+
+        class WakingEvent(threading.Event):
+            """The driver's exit event: setting it also makes the wake pipe readable."""
+
+            def set(self) -> None:
+                super().set()
+                stopping.set()
+                with contextlib.suppress(OSError):
+                    os.write(wake_w, b"!")
+
+            def clear(self) -> None:
+                super().clear()
+                stopping.clear()
+                drain()
+
+        class WakingSelector(selectors.SelectSelector):
+            """The input thread's selector: it also wakes on the pipe, and reports only the terminal."""
+
+            def __init__(self) -> None:
+                super().__init__()
+                super().register(wake_r, selectors.EVENT_READ)
+
+            def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+                ready = super().select(timeout)
+                if not stopping.is_set() and any(key.fd == wake_r for key, _ in ready):
+                    drain()  # (a wake-up left over from another driver: never a busy loop)
+                return [(key, ev) for key, ev in ready if key.fd != wake_r]
+
+        init = driver.__init__
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            init(self, *args, **kwargs)
+            self.exit_event = WakingEvent()
+
+        driver.__init__ = __init__  # type: ignore[method-assign]
+        shim = types.SimpleNamespace(
+            SelectSelector=WakingSelector, EVENT_READ=selectors.EVENT_READ, SelectorKey=selectors.SelectorKey
+        )
+        # (what its input thread makes its selector with; not an attribute the module exports)
+        setattr(linux_driver, "selectors", shim)  # noqa: B010
+        driver._prompt_stop = True  # type: ignore[attr-defined]
 
 
 def allowed(text: str) -> bool:

@@ -275,19 +275,17 @@ class SSHHost:
         stopped reading it, say), the last time stays: an app that does not end by itself then is ended
         as silent."""
         fd = sock.fileno()
-        seen: list[float] = []  # [first value, latest value]
+        seen: list[float] = []  # [the latest time heard]
 
         def heard() -> float | None:
             authority = table()
             for conn in authority.conns if authority is not None else ():
                 info = conn.writer.get_extra_info("socket")
                 if info is not None and info.fileno() == fd and fd >= 0:
-                    last = conn.refilled  # updated by every message the authority reads from it
-                    seen[:] = [seen[0] if seen else last, last]
+                    if conn.messages:  # (its first heartbeat or action came: it runs)
+                        seen[:] = [conn.refilled]  # updated by every message the authority reads
                     break
-            if not seen or seen[1] == seen[0]:
-                return None
-            return seen[1]
+            return seen[0] if seen else None
 
         return heard
 
@@ -463,5 +461,6 @@ class _Server(asyncssh.SSHServer):
         if why:
             self.refuse(f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
             return False
-        await asyncio.sleep(min(2.0, 0.5 * self.failures))  # slow down guessing
+        delay = self.host.limits.guess_delay
+        await asyncio.sleep(min(4, self.failures) * delay)  # slow down guessing
         return False

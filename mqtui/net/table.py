@@ -37,6 +37,7 @@ class TableConfig:
     burst: float = 40.0  # ...and in a burst
     max_strikes: int = 50  # refused-for-abuse messages before a client is cut off
     hello_timeout: float = 10.0
+    guess_delay: float = 0.2  # seconds before a wrong join code at the socket is refused (slows guessing)
     max_buffer: int = 4 * 1024 * 1024  # unsent bytes to one client before it is cut off as stuck
 
 

@@ -17,10 +17,11 @@ from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.net import lobbyproto as lp
+from mqtui.net.limits import Limits
 from mqtui.net.protocol import ProtocolError, SeatInfo
 from mqtui.ui.screens.dialog import Dialog
 
-REFRESH = 2.0  # seconds between two looks at the list
+REFRESH = Limits.lobby_refresh  # seconds between two looks at the list (unless the host says)
 NO_SEAT = "none"
 PLAYERS_WIDTH = 42  # the list fits 80 columns; the box below has every seat in full
 
@@ -52,9 +53,10 @@ class LobbyScreen(Screen[lp.Seated | None]):
     LobbyScreen #msg { height: 1; padding: 0 1; color: $warning; }
     """
 
-    def __init__(self, link: lp.LobbyLink) -> None:
+    def __init__(self, link: lp.LobbyLink, refresh: float | None = None) -> None:
         super().__init__()
         self.link = link
+        self.list_every = refresh or REFRESH  # seconds between two looks at the list (the host's choice)
         self.listing: lp.Tables | None = None
         self._shown: list[lp.TableInfo] | None = None
 
@@ -72,7 +74,7 @@ class LobbyScreen(Screen[lp.Seated | None]):
         table.add_columns("Table", "Round", "Open", "Watching", "Players")
         table.focus()
         self.action_refresh()
-        self.set_interval(REFRESH, self.action_refresh)
+        self.set_interval(self.list_every, self.action_refresh)
 
     # -- the list -------------------------------------------------------------------------------------
 
