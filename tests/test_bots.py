@@ -96,7 +96,7 @@ def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
 def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
     rnd = random.Random(3)
     checked = 0
-    for s, seat, other in hidden_variants(engine, range(106, 112), every=6, rnd=rnd):
+    for s, seat, other in hidden_variants(engine, range(100, 106), every=6, rnd=rnd):
         view, other_view = view_for(s, seat), view_for(other, seat)
         legal = list(engine.legal(s, seat))
         other_legal = list(engine.legal(other, seat))

@@ -84,12 +84,7 @@ def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero
     if hero.life <= 1:
         return death_cost(ctx, hero)
     cost = LIFE_COST.get(hero.life, 0.25)
-    escape = power_total(t, hero, "escape_bonus") + sum(
-        getattr(r, "amount", 0) for r in rules if getattr(r, "kind", "") == "escape_bonus"
-    )
-    p_fail = min(1.0, max(0.0, (ESCAPE_ON - 1 - escape) / 6))
-    if has_power(t, hero, "d10_escape"):
-        p_fail *= 1 - min(hero.level, 10) / 10
+    p_fail = ctx.cached(("p_fail", hero.seat, rules), lambda: _p_fail(t, hero, rules))
     for d in foes:
         cost += p_fail * sum(
             ctx.cached(
@@ -99,6 +94,17 @@ def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero
             for e in d.bad_stuff
         )
     return cost
+
+
+def _p_fail(t: CardTable, hero: Hero, rules: tuple[object, ...]) -> float:
+    """The chance that ``hero`` fails to escape after losing a fight in a room with ``rules``."""
+    escape = power_total(t, hero, "escape_bonus") + sum(
+        getattr(r, "amount", 0) for r in rules if getattr(r, "kind", "") == "escape_bonus"
+    )
+    p_fail = min(1.0, max(0.0, (ESCAPE_ON - 1 - escape) / 6))
+    if has_power(t, hero, "d10_escape"):
+        p_fail *= 1 - min(hero.level, 10) / 10
+    return p_fail
 
 
 def death_cost(ctx: Ctx, hero: Hero) -> float:
@@ -158,12 +164,13 @@ def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tup
 
 def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     t, me = ctx.t, ctx.me
-    tags = {tag for d in foes for tag in d.tags}
+    tags = frozenset(tag for d in foes for tag in d.tags)
     rr = tuple(r for r in rules if hasattr(r, "kind"))
-    h = hero_strength(t, me, tags, rr)  # type: ignore[arg-type]
+    # (the hero's side depends only on the monsters' tags and the room: many fights share it)
+    h = ctx.cached(("strength", tags, rr), lambda: hero_strength(t, me, tags, rr))  # type: ignore[arg-type]
     m = monster_strength(t, foes, [me], rr)  # type: ignore[arg-type]
     dice = monster_dice(rr)  # type: ignore[arg-type]
-    ties = wins_ties(t, [me])
+    ties = ctx.cached("ties", lambda: wins_ties(t, [me]))
     e = expected_interference(ctx)
     p0 = p_win(round(h - m - e), dice, ties)
     boost, cost = ctx.cached("boost", lambda: oneshot_boost(ctx))

@@ -373,6 +373,11 @@ def search_value(ctx: Ctx, room_index: int, searched: int) -> float:
         return -1.0
     t, me = ctx.t, ctx.me
     mods = t.room(room_index).search + power_total(t, me, "search_bonus") - (2 if searched else 0)
+    return ctx.cached(("search", mods), lambda: _search_value(ctx, mods))
+
+
+def _search_value(ctx: Ctx, mods: int) -> float:
+    t = ctx.t
     v = 0.0
     tw = treasure_worth(ctx)
     for die in range(1, 11):
