@@ -61,21 +61,24 @@ def _expected_interference(ctx: Ctx, boss: bool) -> float:
 
 def win_value(ctx: Ctx, foes: list[MonsterDef], hero: Hero | None = None) -> float:
     hero = hero or ctx.me
-    levels = sum(d.levels for d in foes)
+    levels = treasures = 0
+    for d in foes:
+        levels += d.levels
+        treasures += d.treasures
     v = 0.0
     for i in range(levels):
         lvl = hero.level + i
         if lvl >= MAX_LEVEL:
             break
         v += TENTH_LEVEL if lvl + 1 == MAX_LEVEL else 1.0
-    return v + sum(d.treasures for d in foes) * treasure_worth(ctx)
+    return v + treasures * treasure_worth(ctx)
 
 
 def loss_cost(
     ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...] = (), hero: Hero | None = None
 ) -> float:
     hero = hero or ctx.me
-    key = ("loss", hero.seat, tuple(d.id for d in foes), tuple(rules))
+    key = ("loss", hero.seat, tuple([d.id for d in foes]), tuple(rules))
     return ctx.cached(key, lambda: _loss_cost(ctx, foes, rules, hero))
 
 
@@ -85,14 +88,16 @@ def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero
         return death_cost(ctx, hero)
     cost = LIFE_COST.get(hero.life, 0.25)
     p_fail = ctx.cached(("p_fail", hero.seat, rules), lambda: _p_fail(t, hero, rules))
+    memo = ctx.memo  # (each effect's cost memoised for the decision, as ctx.cached does: this is hot)
     for d in foes:
-        cost += p_fail * sum(
-            ctx.cached(
-                ("effect", hero.seat, e),
-                lambda e=e: effect_cost(t, hero, e, own=True, life=hero.life - 1),  # type: ignore[misc]
-            )
-            for e in d.bad_stuff
-        )
+        bad = 0.0
+        for e in d.bad_stuff:
+            key = ("effect", hero.seat, e)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = effect_cost(t, hero, e, own=True, life=hero.life - 1)
+            bad += found  # type: ignore[operator]
+        cost += p_fail * bad
     return cost
 
 
@@ -158,14 +163,14 @@ def effect_cost(t: CardTable, hero: Hero, e: Effect, own: bool, life: int | None
 
 def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     """(expected value, chance to win) of fighting ``foes`` in a room with ``rules`` now."""
-    key = ("fight", tuple(d.id for d in foes), tuple(rules))
+    key = ("fight", tuple([d.id for d in foes]), tuple(rules))
     return ctx.cached(key, lambda: _fight_ev(ctx, foes, rules))
 
 
 def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     t, me = ctx.t, ctx.me
-    tags = frozenset(tag for d in foes for tag in d.tags)
-    rr = tuple(r for r in rules if hasattr(r, "kind"))
+    tags = frozenset([tag for d in foes for tag in d.tags])
+    rr = tuple([r for r in rules if hasattr(r, "kind")]) if rules else ()
     # (the hero's side depends only on the monsters' tags and the room: many fights share it)
     h = ctx.cached(("strength", tags, rr), lambda: hero_strength(t, me, tags, rr))  # type: ignore[arg-type]
     m = monster_strength(t, foes, [me], rr)  # type: ignore[arg-type]
