@@ -172,19 +172,30 @@ def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tu
     tags = frozenset([tag for d in foes for tag in d.tags])
     rr = tuple([r for r in rules if hasattr(r, "kind")]) if rules else ()
     # (the hero's side depends only on the monsters' tags and the room: many fights share it)
-    h = ctx.cached(("strength", tags, rr), lambda: hero_strength(t, me, tags, rr))  # type: ignore[arg-type]
+    h, dice, ties, e, boost, cost = ctx.cached(("side", tags, rr), lambda: _hero_side(ctx, tags, rr))
     m = monster_strength(t, foes, [me], rr)  # type: ignore[arg-type]
-    dice = monster_dice(rr)  # type: ignore[arg-type]
-    ties = ctx.cached("ties", lambda: wins_ties(t, [me]))
-    e = expected_interference(ctx)
     p0 = p_win(round(h - m - e), dice, ties)
-    boost, cost = ctx.cached("boost", lambda: oneshot_boost(ctx))
     p1 = p_win(round(h + boost - m - e), dice, ties) if boost else p0
     w = win_value(ctx, foes)
     lc = loss_cost(ctx, foes, rr)
     ev0 = p0 * w - (1 - p0) * lc
     ev1 = p1 * w - (1 - p1) * lc - cost * 0.6
     return (ev1, p1) if ev1 > ev0 else (ev0, p0)
+
+
+def _hero_side(
+    ctx: Ctx, tags: frozenset[str], rr: tuple[object, ...]
+) -> tuple[int, int, bool, float, int, float]:
+    """The hero's side of a fight against monsters with ``tags`` in a room with rules ``rr``: its
+    strength, the monsters' dice, whether it wins ties, the interference it expects, and the bonus and
+    the cost of its one-shots."""
+    t, me = ctx.t, ctx.me
+    h = hero_strength(t, me, tags, rr)  # type: ignore[arg-type]
+    dice = monster_dice(rr)  # type: ignore[arg-type]
+    ties = ctx.cached("ties", lambda: wins_ties(t, [me]))
+    e = expected_interference(ctx)
+    boost, cost = ctx.cached("boost", lambda: oneshot_boost(ctx))
+    return h, dice, ties, e, boost, cost
 
 
 def oneshot_boost(ctx: Ctx) -> tuple[int, float]:
