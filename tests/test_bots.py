@@ -53,7 +53,9 @@ def ask(engine: Engine, bot: object, s: State) -> Choice:
 
 @pytest.mark.slow
 def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine: Engine) -> None:
-    games = (("random", range(1, 9)), ("normal", range(100, 106)))
+    # (four random games, not eight: with eight, this file, test_easy and test_advisor reach the very
+    # same line-to-line steps of mqtui/bots, measured with a tracer; 4,700 positions are asked)
+    games = (("random", range(1, 5)), ("normal", range(100, 106)))
     assert legal_choices_everywhere(engine, NormalBot, games) >= 2000
 
 
