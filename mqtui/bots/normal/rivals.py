@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from mqtui.bots.eval import hero_strength, monster_strength
 from mqtui.bots.normal.core import HOPE_FIGHTS, HOPE_MARGIN, HOPE_POWER, Cell, Ctx
 from mqtui.engine.board import ENTRANCE
@@ -61,7 +63,12 @@ def _board_fights(ctx: Ctx) -> tuple[list[list[MonsterDef]], list[float]]:
     searches = []
     for r in s.rooms:
         if r.room != ENTRANCE and r.searched < 2:
-            mod = t.room(r.room).search
-            # a wandering monster on a d10 roll of 1 or less, after the room's modifiers (-2 once ransacked)
-            searches.append(sum(min(10, max(0, 1 - mod + 2 * k)) / 10 for k in range(r.searched, 2)))
+            searches.append(_wandering_chance(t.room(r.room).search, r.searched))
     return list(rooms.values()), searches
+
+
+@functools.lru_cache(maxsize=256)
+def _wandering_chance(mod: int, searched: int) -> float:
+    """The chance of wandering monsters from the searches a room has left: one on a d10 roll of 1 or
+    less, after the room's modifier ``mod`` (-2 once ransacked)."""
+    return sum(min(10, max(0, 1 - mod + 2 * k)) / 10 for k in range(searched, 2))
