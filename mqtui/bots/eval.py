@@ -118,6 +118,8 @@ def room_rules_at(t: CardTable, s: State, x: int, y: int) -> tuple[RoomRule, ...
 
 def item_score(item: TreasureDef) -> float:
     """How much an item in use is worth in a typical fight: its bonus, plus a share of tag bonuses."""
+    if not item.bonuses:  # (most items: the same sum, without a generator)
+        return item.bonus + 0.0
     return item.bonus + 0.35 * sum(b.amount for b in item.bonuses)
 
 

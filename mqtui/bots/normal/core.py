@@ -69,6 +69,7 @@ class Ctx:
     _loadout: frozenset[int] | None = None
     _unseen: dict[str, list[int]] | None = None
     _explore: float | None = None
+    _treasure: float | None = None  # an unknown Treasure card's worth (fights.treasure_worth)
     memo: dict[object, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

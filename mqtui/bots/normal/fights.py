@@ -28,8 +28,9 @@ from mqtui.engine.state import Hero
 
 def treasure_worth(ctx: Ctx) -> float:
     """An unknown Treasure card: worth more while the hero's gear is thin."""
-    g = ctx.cached("gear", lambda: gear_score(ctx.t, ctx.me))
-    return TREASURE_VALUE + max(0.0, 0.35 - 0.03 * g)
+    if ctx._treasure is None:
+        ctx._treasure = TREASURE_VALUE + max(0.0, 0.35 - 0.03 * gear_score(ctx.t, ctx.me))
+    return ctx._treasure
 
 
 def expected_interference(ctx: Ctx, boss: bool = False) -> float:
