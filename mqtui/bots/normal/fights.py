@@ -22,7 +22,7 @@ from mqtui.bots.normal.rivals import hope, threat
 from mqtui.engine.cards import DXM, TREASURE, CardTable
 from mqtui.engine.combat import ESCAPE_ON
 from mqtui.engine.defs import Effect, MonsterDef
-from mqtui.engine.heroes import MAX_LEVEL, carried, has_power, power_total
+from mqtui.engine.heroes import MAX_LEVEL, carried, has_power, power_total, powers
 from mqtui.engine.state import Hero
 
 
@@ -170,9 +170,10 @@ def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tup
 
 def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     t, me = ctx.t, ctx.me
-    tags = frozenset([tag for d in foes for tag in d.tags])
+    # the hero's side depends only on the room and on the monsters' tags its items or powers name:
+    # many fights share it
+    tags = frozenset([tag for d in foes for tag in d.tags]) & ctx.cached("tags", lambda: _named_tags(t, me))
     rr = tuple([r for r in rules if hasattr(r, "kind")]) if rules else ()
-    # (the hero's side depends only on the monsters' tags and the room: many fights share it)
     h, dice, ties, e, boost, cost = ctx.cached(("side", tags, rr), lambda: _hero_side(ctx, tags, rr))
     m = monster_strength(t, foes, [me], rr)  # type: ignore[arg-type]
     p0 = p_win(round(h - m - e), dice, ties)
@@ -182,6 +183,13 @@ def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tu
     ev0 = p0 * w - (1 - p0) * lc
     ev1 = p1 * w - (1 - p1) * lc - cost * 0.6
     return (ev1, p1) if ev1 > ev0 else (ev0, p0)
+
+
+def _named_tags(t: CardTable, hero: Hero) -> frozenset[str]:
+    """The monster tags that the hero's items in use and its powers give a bonus against."""
+    named = {b.vs for u in hero.equipped for b in t.treasure[u].bonuses}
+    named.update(p.tag for p in powers(t, hero) if p.kind == "bonus_vs_tag")
+    return frozenset(named)
 
 
 def _hero_side(
