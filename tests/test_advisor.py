@@ -34,7 +34,7 @@ def ask(engine: Engine, s: State) -> Advice | None:
 def test_the_advice_is_the_same_whatever_the_other_seats_hold(engine: Engine) -> None:
     rnd = random.Random(9)
     checked = 0
-    for s, _seat, other in hidden_variants(engine, range(110, 116), every=4, rnd=rnd):
+    for s, _seat, other in hidden_variants(engine, range(100, 106), every=5, rnd=rnd):
         assert ask(engine, s) == ask(engine, other)
         checked += 1
     assert checked >= 100

@@ -53,7 +53,9 @@ def ask(engine: Engine, bot: object, s: State) -> Choice:
 
 @pytest.mark.slow
 def test_normal_bot_chooses_only_legal_actions_in_thousands_of_positions(engine: Engine) -> None:
-    games = (("random", range(1, 9)), ("normal", range(100, 106)))
+    # (four random games, not eight: with eight, this file, test_easy and test_advisor reach the very
+    # same line-to-line steps of mqtui/bots, measured with a tracer; 4,700 positions are asked)
+    games = (("random", range(1, 5)), ("normal", range(100, 106)))
     assert legal_choices_everywhere(engine, NormalBot, games) >= 2000
 
 
@@ -96,7 +98,7 @@ def test_same_view_and_seed_give_the_same_decision(engine: Engine) -> None:
 def test_hidden_cards_do_not_change_the_decision(engine: Engine) -> None:
     rnd = random.Random(3)
     checked = 0
-    for s, seat, other in hidden_variants(engine, range(106, 112), every=6, rnd=rnd):
+    for s, seat, other in hidden_variants(engine, range(100, 106), every=6, rnd=rnd):
         view, other_view = view_for(s, seat), view_for(other, seat)
         legal = list(engine.legal(s, seat))
         other_legal = list(engine.legal(other, seat))

@@ -27,7 +27,7 @@ def test_easy_bot_chooses_only_legal_actions(engine: Engine) -> None:
 def _others_fights(engine: Engine) -> list[State]:
     """Fight windows before the dice where the deciding seat is not fighting."""
     out = []
-    for s in positions(engine, range(100, 116), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 104), every=1, drivers="normal", copy=False):
         c = s.combat
         f = s.frames[-1] if s.frames else None
         if c is None or f is None or f.kind != WINDOW or f.stage != "pre":

@@ -7,7 +7,10 @@ out of the loop check).
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
+
+import pytest
 
 import mqtui
 import mqtui.bots
@@ -21,41 +24,47 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree`` except what sits under ``if TYPE_CHECKING:`` (type-only imports never run)."""
-    out: list[ast.AST] = []
-    todo = [tree]
+def _imports(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """The mqtui modules a file (its ``tree``) imports: those it imports when it runs, at the top or
+    inside a function, and those it also imports for type checking only (under ``if TYPE_CHECKING:``,
+    which never runs)."""
+    runtime: set[str] = set()
+    typed: set[str] = set()
+    todo: list[tuple[ast.AST, bool]] = [(tree, False)]
     while todo:
-        node = todo.pop()
-        out.append(node)
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            todo.extend(node.orelse)
-            continue
-        todo.extend(ast.iter_child_nodes(node))
-    return out
-
-
-def _imports(path: Path, types: bool = False) -> set[str]:
-    """Every mqtui module ``path`` imports when it runs, at the top or inside a function (``types``:
-    and those it imports for type checking only)."""
-    out: set[str] = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree) if types else _runtime_nodes(tree):
+        node, types_only = todo.pop()
+        names: list[str] = []
         if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names if a.name.startswith("mqtui"))
+            names = [a.name for a in node.names if a.name.startswith("mqtui")]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("mqtui"):
-            out.add(str(node.module))
-    return out
+            names = [str(node.module)]
+        typed.update(names)
+        if not types_only:
+            runtime.update(names)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            todo.extend((child, True) for child in node.body)
+            todo.extend((child, types_only) for child in node.orelse)
+            continue
+        todo.extend((child, types_only) for child in ast.iter_child_nodes(node))
+    return runtime, typed
+
+
+@functools.cache
+def _graphs() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Which mqtui modules each module imports: when it runs, and also for its types (every file
+    parsed once for both tests, which share a worker: xdist group ``layers``)."""
+    files = [p for p in PACKAGE.rglob("*.py") if "_data" not in p.parts and p.name != "__main__.py"]
+    found = {_module_name(p): _imports(ast.parse(p.read_text(encoding="utf-8"))) for p in files}
+    runtime = {name: {m for m in imports[0] if m in found and m != name} for name, imports in found.items()}
+    typed = {name: {m for m in imports[1] if m in found and m != name} for name, imports in found.items()}
+    return runtime, typed
 
 
 def _graph(types: bool = False) -> dict[str, set[str]]:
-    files = [p for p in PACKAGE.rglob("*.py") if "_data" not in p.parts and p.name != "__main__.py"]
-    known = {_module_name(p): p for p in files}
-    return {
-        name: {m for m in _imports(path, types) if m in known and m != name} for name, path in known.items()
-    }
+    return _graphs()[1 if types else 0]
 
 
+@pytest.mark.xdist_group("layers")
 def test_the_saves_import_no_bots_store_ui_or_network() -> None:
     graph = _graph()
     saves = [name for name in graph if name.startswith("mqtui.saves")]
@@ -65,6 +74,7 @@ def test_the_saves_import_no_bots_store_ui_or_network() -> None:
         assert not bad, f"{name} imports {bad}"
 
 
+@pytest.mark.xdist_group("layers")
 def test_no_import_loops_between_modules() -> None:
     graph = {name: deps for name, deps in _graph(types=True).items() if name.count(".") >= 1}
     packages = {name for name in graph if (PACKAGE.parent / name.replace(".", "/") / "__init__.py").exists()}

@@ -132,14 +132,32 @@ def nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-def mutate_structure(rnd: random.Random, plain: Any, paths: list[tuple[Any, ...]] | None = None) -> Any:
-    """One random edit of ``plain`` (in place). ``paths``: ``nodes(plain)`` without the root, when the
-    caller keeps it (it is brought up to date here, so the choices are those of a fresh ``nodes``)."""
+def _own(value: Any, own: set[int]) -> Any:
+    """``value`` if it is one of ``own``'s containers, else a shallow copy (added to ``own``)."""
+    if id(value) in own:
+        return value
+    copy = list(value) if isinstance(value, list) else dict(value)
+    own.add(id(copy))
+    return copy
+
+
+def mutate_structure(
+    rnd: random.Random, plain: Any, paths: list[tuple[Any, ...]] | None = None, own: set[int] | None = None
+) -> Any:
+    """One random edit of ``plain`` (in place), returned. ``paths``: ``nodes(plain)`` without the root,
+    when the caller keeps it (it is brought up to date here, so the choices are those of a fresh
+    ``nodes``). ``own``: copy on write instead of a whole fresh tree per case: ``plain`` shares its
+    containers with a tree that stays as it is, except those in ``own`` (by id), and the containers on
+    the edit's path are copied first (the same edits, on a new tree that is returned)."""
     if paths is None:
         paths = nodes(plain)[1:]
     path = rnd.choice(paths)
+    if own is not None:
+        plain = _own(plain, own)
     parent = plain
     for k in path[:-1]:
+        if own is not None:
+            parent[k] = _own(parent[k], own)
         parent = parent[k]
     last = path[-1]
     op = rnd.randrange(4)
@@ -179,12 +197,10 @@ def run_cases(
     rnd = random.Random(seed)
     counts = {"ok": 0, "refused": 0}
     for case in range(n):
-        state = rnd.getstate()
         data = make(rnd)
         try:
             counts[outcome(data, eng or engine())] += 1
-        except Exception as exc:  # report how to reproduce the very case
-            rnd.setstate(state)
+        except Exception as exc:  # how to reproduce the very case: the same seed makes the same cases
             pytest.fail(f"case {case} (seed {seed}): {type(exc).__name__}: {exc}")
     return counts
 
@@ -219,10 +235,9 @@ def test_structural_mutations_reach_the_checks() -> None:
         if r.random() < 0.15:
             h = mutate_structure(r, msgpack.unpackb(header, raw=False), list(header_paths))
             return pack_file(msgpack.packb(h), body, fmt)
-        b = msgpack.unpackb(body, raw=False)
-        paths = list(body_paths)
+        b, paths, own = plain_body, list(body_paths), set[int]()
         for _ in range(r.randint(1, 3)):
-            b = mutate_structure(r, b, paths)
+            b = mutate_structure(r, b, paths, own)
         return pack_file(header, msgpack.packb(b), fmt)
 
     assert plain_body and plain_header
@@ -237,13 +252,13 @@ def test_content_mutations_reach_the_content_checks() -> None:
     fmt, header, body = split(base())
     plain_body = msgpack.unpackb(body, raw=False)
     packed = zlib.decompress(plain_body["content"]["data"])
-    content_paths = nodes(msgpack.unpackb(packed, raw=False))[1:]
+    plain_content = msgpack.unpackb(packed, raw=False)
+    content_paths = nodes(plain_content)[1:]
 
     def make(r: random.Random) -> bytes:
-        c = msgpack.unpackb(packed, raw=False)
-        paths = list(content_paths)
+        c, paths, own = plain_content, list(content_paths), set[int]()
         for _ in range(r.randint(1, 3)):
-            c = mutate_structure(r, c, paths)
+            c = mutate_structure(r, c, paths, own)
         data = zlib.compress(msgpack.packb(c), 0)  # (stored: the loader reads any level the same)
         b = dict(plain_body, content=dict(plain_body["content"], data=data))
         return pack_file(header, msgpack.packb(b), fmt)
@@ -256,11 +271,12 @@ def test_old_format_mutations() -> None:
     fmt, header, body = split((ROOT / "saves" / "format-0.mqsave").read_bytes())
     assert fmt == 0 < FORMAT
 
-    body_paths = nodes(msgpack.unpackb(body, raw=False, strict_map_key=False))[1:]
+    plain_body = msgpack.unpackb(body, raw=False, strict_map_key=False)
+    body_paths = nodes(plain_body)[1:]
 
     def make(r: random.Random) -> bytes:
-        b = msgpack.unpackb(body, raw=False, strict_map_key=False)
-        return pack_file(header, msgpack.packb(mutate_structure(r, b, list(body_paths))), fmt)
+        b = mutate_structure(r, plain_body, list(body_paths), set())
+        return pack_file(header, msgpack.packb(b), fmt)
 
     eng = Engine(load_content([ROOT / "tests" / "fixtures" / "minimal_content"]))
     assert not saves.content_mismatch(saves.read(ROOT / "saves" / "format-0.mqsave"), eng)
@@ -270,12 +286,20 @@ def test_old_format_mutations() -> None:
 
 def test_kept_paths_follow_the_edits() -> None:
     """The fuzzers keep the list of paths across edits instead of walking the whole tree each time: it
-    must stay what a fresh walk gives (else the cases would not be the ones the seeds name)."""
+    must stay what a fresh walk gives (else the cases would not be the ones the seeds name). Copied on
+    write, the same edits make the same tree and leave the shared one as it was."""
     plain = msgpack.unpackb(split(base())[2], raw=False)
+    packed = msgpack.packb(plain)
     rnd = random.Random(6)
     for _ in range(60):
-        tree = msgpack.unpackb(msgpack.packb(plain), raw=False)
+        tree = msgpack.unpackb(packed, raw=False)
         paths = nodes(tree)[1:]
+        cow, cow_paths, own = plain, list(paths), set[int]()
         for _ in range(3):
-            mutate_structure(rnd, tree, paths)
+            again = random.Random()
+            again.setstate(rnd.getstate())
+            tree = mutate_structure(rnd, tree, paths)
             assert paths == nodes(tree)[1:]
+            cow = mutate_structure(again, cow, cow_paths, own)
+        assert cow == tree and cow_paths == paths
+    assert msgpack.packb(plain) == packed

@@ -55,7 +55,9 @@ def p_win(margin: int, monster_dice: int = 1, ties: bool = False) -> float:
 
 
 def tag_bonus(item: TreasureDef, tags: Iterable[str]) -> int:
-    tagset = set(tags)
+    if not item.bonuses:
+        return 0
+    tagset = tags if isinstance(tags, set | frozenset) else set(tags)
     return sum(b.amount for b in item.bonuses if b.vs in tagset)
 
 
@@ -85,13 +87,16 @@ def hero_strength(
 def monster_strength(
     t: CardTable, monsters: Sequence[MonsterDef], heroes: Sequence[Hero], rules: Sequence[RoomRule] = ()
 ) -> int:
-    ids: set[str] = set()
+    ids: frozenset[str] = frozenset()
     for h in heroes:
         ids |= identity(t, h)
     total = 0
     for d in monsters:
-        total += d.level + sum(b.amount for b in d.bonuses if b.vs in ids)
-    total += sum(r.amount for r in rules if r.kind == "monster_bonus")
+        total += d.level
+        if d.bonuses:
+            total += sum(b.amount for b in d.bonuses if b.vs in ids)
+    if rules:
+        total += sum(r.amount for r in rules if r.kind == "monster_bonus")
     return total
 
 
@@ -113,6 +118,8 @@ def room_rules_at(t: CardTable, s: State, x: int, y: int) -> tuple[RoomRule, ...
 
 def item_score(item: TreasureDef) -> float:
     """How much an item in use is worth in a typical fight: its bonus, plus a share of tag bonuses."""
+    if not item.bonuses:  # (most items: the same sum, without a generator)
+        return item.bonus + 0.0
     return item.bonus + 0.35 * sum(b.amount for b in item.bonuses)
 
 

@@ -52,11 +52,7 @@ def visible_cards(view: State, seat: int) -> set[int]:
 def unseen_cards(t: CardTable, view: State, seat: int) -> dict[str, list[int]]:
     """The cards of each deck that the seat cannot see (in uid order)."""
     seen = visible_cards(view, seat)
-    out: dict[str, list[int]] = {DXM: [], TREASURE: [], MONSTER: []}
-    for uid, deck in enumerate(t.deck_of):
-        if uid not in seen:
-            out[deck].append(uid)
-    return out
+    return {deck: [u for u in t.deck_uids[deck] if u not in seen] for deck in (DXM, TREASURE, MONSTER)}
 
 
 # how much likelier a card of each sort is to be in a hand than in its draw pile (bench/hands.py)

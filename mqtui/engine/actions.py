@@ -141,6 +141,9 @@ SPECS: dict[ActionKind, tuple[str, ...]] = {
 SIDES = ("heroes", "monsters")
 ACTION_KINDS: dict[str, ActionKind] = {kind: kind for kind in get_args(ActionKind)}  # a word -> its kind
 assert set(SPECS) == set(ACTION_KINDS), "every action kind has its arguments in SPECS"
+# for parse: each kind's argument kinds without the optional marks, and how many of them are required
+_ARG_KINDS: dict[str, tuple[str, ...]] = {k: tuple(a.rstrip("?") for a in spec) for k, spec in SPECS.items()}
+_REQUIRED: dict[str, int] = {k: sum(1 for a in spec if not a.endswith("?")) for k, spec in SPECS.items()}
 
 
 class EngineError(Exception):
@@ -267,10 +270,10 @@ def parse(text: str) -> Action:
         raise NotationError(f"{text!r}: unknown action {tokens[1]!r}")
     spec = SPECS[kind]
     rest = tokens[2:]
-    required = sum(1 for k in spec if not k.endswith("?"))
-    if not required <= len(rest) <= len(spec):
+    if not _REQUIRED[kind] <= len(rest) <= len(spec):
         raise NotationError(f"{text!r}: {kind} takes {' '.join(spec) or 'no arguments'}")
     values = [-1, -1, -1]
+    args = _ARG_KINDS[kind]
     for i, token in enumerate(rest):
-        values[i] = _parse(spec[i].rstrip("?"), token)
+        values[i] = _parse(args[i], token)
     return Action(seat, kind, values[0], values[1], values[2])

@@ -33,6 +33,7 @@ class CardTable:
     tiles: dict[int, tuple[int, ...]] = field(default_factory=dict)  # tile -> room indexes
     by_id: dict[str, list[int]] = field(default_factory=dict)  # card id -> uids
     arrows: list[dict[str, int]] = field(default_factory=list)  # room index -> colour -> side 0..3
+    deck_uids: dict[Deck, tuple[int, ...]] = field(default_factory=dict)  # deck -> its uids, in order
     traits_cache: dict[tuple[int, ...], Traits] = field(default_factory=dict)  # (*races, -1, *classes)
     # the bots' best loadouts, by (pool, backpack, races, classes): see mqtui.bots.eval.best_loadout
     loadout_cache: dict[tuple[tuple[int, ...], ...], tuple[frozenset[int], float]] = field(
@@ -58,6 +59,7 @@ class CardTable:
             table.arrows.append({colour: "NESW".index(side) for colour, side in room.arrows.items()})
             table.tiles.setdefault(room.tile, ())
             table.tiles[room.tile] = (*table.tiles[room.tile], i)
+        table.deck_uids = {deck: tuple(table.uids(deck)) for deck in (DXM, TREASURE, MONSTER)}
         return table
 
     def _add(self, deck: Deck, card_id: str, name: str) -> None:

@@ -61,8 +61,12 @@ START_MOVES = 3
 DEATH_CARDS = 2
 
 
+_ENCODER = msgspec.msgpack.Encoder()
+_STATE_DECODER = msgspec.msgpack.Decoder(State)
+
+
 def copy_state(s: State) -> State:
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(s), type=State)
+    return _STATE_DECODER.decode(_ENCODER.encode(s))
 
 
 class Engine:

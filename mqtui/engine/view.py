@@ -8,6 +8,8 @@ spectator, who sees only public information.
 
 from __future__ import annotations
 
+import msgspec
+
 from mqtui.engine.state import (
     HIDDEN,
     REWARD,
@@ -18,19 +20,23 @@ from mqtui.engine.state import (
 def view_for(s: State, seat: int) -> State:
     from mqtui.engine.game import copy_state
 
-    v = copy_state(s)
+    # the copy leaves out what the view hides whole (the piles' and the bag's order, the tile faces,
+    # queued dice): only their sizes are kept, below
+    v = copy_state(
+        msgspec.structs.replace(
+            s, dxm=[], treasure=[], monster_deck=[], tiles=[], bag=[], faces={}, forced=[]
+        )
+    )
     v.seed = 0
     v.rng = 0
-    v.forced = []
     for hero in v.heroes:
         if hero.seat != seat:
             hero.hand = [HIDDEN] * len(hero.hand)
-    v.dxm = [HIDDEN] * len(v.dxm)
-    v.treasure = [HIDDEN] * len(v.treasure)
-    v.monster_deck = [HIDDEN] * len(v.monster_deck)
-    v.tiles = [HIDDEN] * len(v.tiles)
-    v.faces = {}
-    v.bag = ["?"] * len(v.bag)
+    v.dxm = [HIDDEN] * len(s.dxm)
+    v.treasure = [HIDDEN] * len(s.treasure)
+    v.monster_deck = [HIDDEN] * len(s.monster_deck)
+    v.tiles = [HIDDEN] * len(s.tiles)
+    v.bag = ["?"] * len(s.bag)
     for f in v.frames:
         # the drawn Treasure being shared out is seen by the two heroes who share it
         if f.kind == REWARD and seat not in (s.active, f.target):

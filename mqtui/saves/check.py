@@ -151,50 +151,70 @@ def _check_state(s: State, engine: Engine, what: str) -> None:
     missing = seen.count(0)
     if missing:
         raise _Bad(f"{what}: {missing} cards are nowhere (e.g. #{seen.index(0)})")
-    # heroes
+    # heroes (in the loops below, a message is made only for what is wrong: a state has hundreds of parts)
     colours = [h.colour for h in s.heroes]
     _need(len(set(colours)) == nh, f"{what}: two heroes share a colour")
     for i, h in enumerate(s.heroes):
-        _need(h.seat == i, f"{what}: hero {i} says it sits in seat {h.seat}")
-        _need(h.colour in COLOURS, f"{what}: hero {i} has unknown colour {h.colour!r}")
-        _need(1 <= h.level <= 10, f"{what}: {h.name} is at Level {h.level}")
-        _need(cell_key(h.x, h.y) in s.grid or h.dead, f"{what}: {h.name} stands outside the dungeon")
+        if h.seat != i:
+            raise _Bad(f"{what}: hero {i} says it sits in seat {h.seat}")
+        if h.colour not in COLOURS:
+            raise _Bad(f"{what}: hero {i} has unknown colour {h.colour!r}")
+        if not 1 <= h.level <= 10:
+            raise _Bad(f"{what}: {h.name} is at Level {h.level}")
+        if not (cell_key(h.x, h.y) in s.grid or h.dead):
+            raise _Bad(f"{what}: {h.name} stands outside the dungeon")
         for u in h.hand + h.races + h.classes:
-            _need(t.deck_of[u] in (DXM, TREASURE), f"{what}: a monster card in {h.name}'s hand")
+            if t.deck_of[u] not in (DXM, TREASURE):
+                raise _Bad(f"{what}: a monster card in {h.name}'s hand")
         for u in h.equipped + h.belt + h.backpack:
-            _need(t.deck_of[u] == TREASURE, f"{what}: card #{u} carried by {h.name} is not a Treasure")
+            if t.deck_of[u] != TREASURE:
+                raise _Bad(f"{what}: card #{u} carried by {h.name} is not a Treasure")
     # the dungeon
     tiles_all = t.tiles
     _need(len(s.rooms) >= 1, f"{what}: no Entrance")
     placed: set[int] = set()
     for i, r in enumerate(s.rooms):
-        _need(-1 <= r.room < len(t.content.rooms), f"{what}: room {r.room} does not exist in this content")
-        _need(-MAX_COORD <= r.x <= MAX_COORD and -MAX_COORD <= r.y <= MAX_COORD, f"{what}: a room far away")
-        _need(s.grid.get(cell_key(r.x, r.y)) == i, f"{what}: room {i} is not on the grid where it says")
-        _need(0 <= r.searched <= 2, f"{what}: room {i} searched {r.searched} times")
+        if not -1 <= r.room < len(t.content.rooms):
+            raise _Bad(f"{what}: room {r.room} does not exist in this content")
+        if not (-MAX_COORD <= r.x <= MAX_COORD and -MAX_COORD <= r.y <= MAX_COORD):
+            raise _Bad(f"{what}: a room far away")
+        if s.grid.get(cell_key(r.x, r.y)) != i:
+            raise _Bad(f"{what}: room {i} is not on the grid where it says")
+        if not 0 <= r.searched <= 2:
+            raise _Bad(f"{what}: room {i} searched {r.searched} times")
         if r.room >= 0:
             tile = t.content.rooms[r.room].tile
-            _need(tile not in placed, f"{what}: tile {tile} placed twice")
+            if tile in placed:
+                raise _Bad(f"{what}: tile {tile} placed twice")
             placed.add(tile)
     _need(len(s.grid) == len(s.rooms), f"{what}: the grid and the room list disagree")
     for tile in s.tiles:
-        _need(tile in tiles_all and tile > 0, f"{what}: tile {tile} does not exist in this content")
-        _need(tile not in placed, f"{what}: tile {tile} is both placed and in the stack")
+        if not (tile in tiles_all and tile > 0):
+            raise _Bad(f"{what}: tile {tile} does not exist in this content")
+        if tile in placed:
+            raise _Bad(f"{what}: tile {tile} is both placed and in the stack")
         placed.add(tile)
     for tile, face in s.faces.items():
-        _need(face in tiles_all.get(tile, ()), f"{what}: tile {tile} cannot show room {face}")
+        if face not in tiles_all.get(tile, ()):
+            raise _Bad(f"{what}: tile {tile} cannot show room {face}")
     for kind in (*s.edges.values(), *s.bag):
-        _need(kind in CONNECTIONS, f"{what}: unknown connection {kind!r}")
+        if kind not in CONNECTIONS:
+            raise _Bad(f"{what}: unknown connection {kind!r}")
     ids = set()
     for m in s.monsters:
-        _need(0 < m.id < s.next_monster and m.id not in ids, f"{what}: bad monster id {m.id}")
+        if not (0 < m.id < s.next_monster and m.id not in ids):
+            raise _Bad(f"{what}: bad monster id {m.id}")
         ids.add(m.id)
-        _need(m.colour in COLOURS, f"{what}: monster {m.id} has unknown colour {m.colour!r}")
-        _need(cell_key(m.x, m.y) in s.grid, f"{what}: monster {m.id} is outside the dungeon")
+        if m.colour not in COLOURS:
+            raise _Bad(f"{what}: monster {m.id} has unknown colour {m.colour!r}")
+        if cell_key(m.x, m.y) not in s.grid:
+            raise _Bad(f"{what}: monster {m.id} is outside the dungeon")
     # decisions
     for f in s.frames:
-        _need(f.kind in FRAME_KINDS, f"{what}: unknown decision {f.kind!r}")
-        _need(0 <= f.seat < nh, f"{what}: a decision for seat {f.seat}, which does not exist")
+        if f.kind not in FRAME_KINDS:
+            raise _Bad(f"{what}: unknown decision {f.kind!r}")
+        if not 0 <= f.seat < nh:
+            raise _Bad(f"{what}: a decision for seat {f.seat}, which does not exist")
     _need(bool(s.frames) or s.stage == Stage.OVER, f"{what}: nobody has anything to decide")
     c = s.combat
     if c is not None:
@@ -203,10 +223,12 @@ def _check_state(s: State, engine: Engine, what: str) -> None:
         _need(cell_key(c.x, c.y) in s.grid, f"{what}: the combat is outside the dungeon")
         _need(all(0 <= i < nh for i in c.invited), f"{what}: the combat invites a seat that does not exist")
     for w in s.winners:
-        _need(0 <= w < nh, f"{what}: winner seat {w} does not exist")
+        if not 0 <= w < nh:
+            raise _Bad(f"{what}: winner seat {w} does not exist")
     for key in s.grid:
         x, y = key_cell(key)
-        _need(-MAX_COORD <= x <= MAX_COORD and -MAX_COORD <= y <= MAX_COORD, f"{what}: a grid cell far away")
+        if not (-MAX_COORD <= x <= MAX_COORD and -MAX_COORD <= y <= MAX_COORD):
+            raise _Bad(f"{what}: a grid cell far away")
 
 
 def _smoke(s: State, engine: Engine) -> None:

@@ -15,6 +15,7 @@ from mqtui.engine.state import Hero, State
 
 Cell = tuple[int, int]
 T = TypeVar("T")
+_MISSING = object()  # (a memoised fact may be None)
 
 POWER_VALUES: dict[str, float] = {
     "combat_bonus": 0.45,  # per point
@@ -68,6 +69,7 @@ class Ctx:
     _loadout: frozenset[int] | None = None
     _unseen: dict[str, list[int]] | None = None
     _explore: float | None = None
+    _treasure: float | None = None  # an unknown Treasure card's worth (fights.treasure_worth)
     memo: dict[object, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -96,11 +98,10 @@ class Ctx:
 
     def cached(self, key: object, make: Callable[[], T]) -> T:
         """Memoise a fact for the length of this decision."""
-        if key in self.memo:
-            return self.memo[key]  # type: ignore[return-value]
-        value = make()
-        self.memo[key] = value
-        return value
+        value = self.memo.get(key, _MISSING)
+        if value is _MISSING:
+            value = self.memo[key] = make()
+        return value  # type: ignore[return-value]
 
     def first(self, *steps: Callable[[Ctx], Choice | None]) -> Choice | None:
         """The choice of the first step that makes one (each step is asked in turn)."""

@@ -22,14 +22,15 @@ from mqtui.bots.normal.rivals import hope, threat
 from mqtui.engine.cards import DXM, TREASURE, CardTable
 from mqtui.engine.combat import ESCAPE_ON
 from mqtui.engine.defs import Effect, MonsterDef
-from mqtui.engine.heroes import MAX_LEVEL, carried, has_power, power_total
+from mqtui.engine.heroes import MAX_LEVEL, carried, has_power, power_total, powers
 from mqtui.engine.state import Hero
 
 
 def treasure_worth(ctx: Ctx) -> float:
     """An unknown Treasure card: worth more while the hero's gear is thin."""
-    g = ctx.cached("gear", lambda: gear_score(ctx.t, ctx.me))
-    return TREASURE_VALUE + max(0.0, 0.35 - 0.03 * g)
+    if ctx._treasure is None:
+        ctx._treasure = TREASURE_VALUE + max(0.0, 0.35 - 0.03 * gear_score(ctx.t, ctx.me))
+    return ctx._treasure
 
 
 def expected_interference(ctx: Ctx, boss: bool = False) -> float:
@@ -61,21 +62,24 @@ def _expected_interference(ctx: Ctx, boss: bool) -> float:
 
 def win_value(ctx: Ctx, foes: list[MonsterDef], hero: Hero | None = None) -> float:
     hero = hero or ctx.me
-    levels = sum(d.levels for d in foes)
+    levels = treasures = 0
+    for d in foes:
+        levels += d.levels
+        treasures += d.treasures
     v = 0.0
     for i in range(levels):
         lvl = hero.level + i
         if lvl >= MAX_LEVEL:
             break
         v += TENTH_LEVEL if lvl + 1 == MAX_LEVEL else 1.0
-    return v + sum(d.treasures for d in foes) * treasure_worth(ctx)
+    return v + treasures * treasure_worth(ctx)
 
 
 def loss_cost(
     ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...] = (), hero: Hero | None = None
 ) -> float:
     hero = hero or ctx.me
-    key = ("loss", hero.seat, tuple(d.id for d in foes), tuple(rules))
+    key = ("loss", hero.seat, tuple([d.id for d in foes]), tuple(rules))
     return ctx.cached(key, lambda: _loss_cost(ctx, foes, rules, hero))
 
 
@@ -84,21 +88,29 @@ def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero
     if hero.life <= 1:
         return death_cost(ctx, hero)
     cost = LIFE_COST.get(hero.life, 0.25)
+    p_fail = ctx.cached(("p_fail", hero.seat, rules), lambda: _p_fail(t, hero, rules))
+    memo = ctx.memo  # (each effect's cost memoised for the decision, as ctx.cached does: this is hot)
+    for d in foes:
+        bad = 0.0
+        for e in d.bad_stuff:
+            key = ("effect", hero.seat, e)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = effect_cost(t, hero, e, own=True, life=hero.life - 1)
+            bad += found  # type: ignore[operator]
+        cost += p_fail * bad
+    return cost
+
+
+def _p_fail(t: CardTable, hero: Hero, rules: tuple[object, ...]) -> float:
+    """The chance that ``hero`` fails to escape after losing a fight in a room with ``rules``."""
     escape = power_total(t, hero, "escape_bonus") + sum(
         getattr(r, "amount", 0) for r in rules if getattr(r, "kind", "") == "escape_bonus"
     )
     p_fail = min(1.0, max(0.0, (ESCAPE_ON - 1 - escape) / 6))
     if has_power(t, hero, "d10_escape"):
         p_fail *= 1 - min(hero.level, 10) / 10
-    for d in foes:
-        cost += p_fail * sum(
-            ctx.cached(
-                ("effect", hero.seat, e),
-                lambda e=e: effect_cost(t, hero, e, own=True, life=hero.life - 1),  # type: ignore[misc]
-            )
-            for e in d.bad_stuff
-        )
-    return cost
+    return p_fail
 
 
 def death_cost(ctx: Ctx, hero: Hero) -> float:
@@ -152,27 +164,47 @@ def effect_cost(t: CardTable, hero: Hero, e: Effect, own: bool, life: int | None
 
 def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     """(expected value, chance to win) of fighting ``foes`` in a room with ``rules`` now."""
-    key = ("fight", tuple(d.id for d in foes), tuple(rules))
+    key = ("fight", tuple([d.id for d in foes]), tuple(rules))
     return ctx.cached(key, lambda: _fight_ev(ctx, foes, rules))
 
 
 def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     t, me = ctx.t, ctx.me
-    tags = {tag for d in foes for tag in d.tags}
-    rr = tuple(r for r in rules if hasattr(r, "kind"))
-    h = hero_strength(t, me, tags, rr)  # type: ignore[arg-type]
+    # the hero's side depends only on the room and on the monsters' tags its items or powers name:
+    # many fights share it
+    tags = frozenset([tag for d in foes for tag in d.tags]) & ctx.cached("tags", lambda: _named_tags(t, me))
+    rr = tuple([r for r in rules if hasattr(r, "kind")]) if rules else ()
+    h, dice, ties, e, boost, cost = ctx.cached(("side", tags, rr), lambda: _hero_side(ctx, tags, rr))
     m = monster_strength(t, foes, [me], rr)  # type: ignore[arg-type]
-    dice = monster_dice(rr)  # type: ignore[arg-type]
-    ties = wins_ties(t, [me])
-    e = expected_interference(ctx)
     p0 = p_win(round(h - m - e), dice, ties)
-    boost, cost = ctx.cached("boost", lambda: oneshot_boost(ctx))
     p1 = p_win(round(h + boost - m - e), dice, ties) if boost else p0
     w = win_value(ctx, foes)
     lc = loss_cost(ctx, foes, rr)
     ev0 = p0 * w - (1 - p0) * lc
     ev1 = p1 * w - (1 - p1) * lc - cost * 0.6
     return (ev1, p1) if ev1 > ev0 else (ev0, p0)
+
+
+def _named_tags(t: CardTable, hero: Hero) -> frozenset[str]:
+    """The monster tags that the hero's items in use and its powers give a bonus against."""
+    named = {b.vs for u in hero.equipped for b in t.treasure[u].bonuses}
+    named.update(p.tag for p in powers(t, hero) if p.kind == "bonus_vs_tag")
+    return frozenset(named)
+
+
+def _hero_side(
+    ctx: Ctx, tags: frozenset[str], rr: tuple[object, ...]
+) -> tuple[int, int, bool, float, int, float]:
+    """The hero's side of a fight against monsters with ``tags`` in a room with rules ``rr``: its
+    strength, the monsters' dice, whether it wins ties, the interference it expects, and the bonus and
+    the cost of its one-shots."""
+    t, me = ctx.t, ctx.me
+    h = hero_strength(t, me, tags, rr)  # type: ignore[arg-type]
+    dice = monster_dice(rr)  # type: ignore[arg-type]
+    ties = ctx.cached("ties", lambda: wins_ties(t, [me]))
+    e = expected_interference(ctx)
+    boost, cost = ctx.cached("boost", lambda: oneshot_boost(ctx))
+    return h, dice, ties, e, boost, cost
 
 
 def oneshot_boost(ctx: Ctx) -> tuple[int, float]:

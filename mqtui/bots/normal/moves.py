@@ -10,18 +10,31 @@ from mqtui.bots.normal.core import LIFE_COST, MOVE_COST, RIVAL_HOPE, TURN_DISCOU
 from mqtui.bots.normal.fights import expected_interference, fight_ev, oneshot_boost, treasure_worth
 from mqtui.bots.normal.rivals import hope
 from mqtui.engine.actions import Action
-from mqtui.engine.board import ENTRANCE, monsters_at, room_at, room_def
+from mqtui.engine.board import ENTRANCE, room_at, room_def
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
 from mqtui.engine.combat import BOSS_LEVEL, ignores
 from mqtui.engine.defs import MonsterDef
 from mqtui.engine.heroes import MAX_LEVEL, identity, power_total
 from mqtui.engine.legal import LEVEL_PRICE
-from mqtui.engine.state import DX, DY, cell_key, edge_key
+from mqtui.engine.state import DX, DY, Monster, State, cell_key, edge_key
+
+
+def monsters_in(ctx: Ctx, cell: Cell) -> list[Monster]:
+    """The monsters in a cell, in the state's order (the board is sorted by cell once per decision)."""
+    by_cell: dict[Cell, list[Monster]] = ctx.cached("monsters by cell", lambda: _monsters_by_cell(ctx.s))
+    return by_cell.get(cell, [])
+
+
+def _monsters_by_cell(s: State) -> dict[Cell, list[Monster]]:
+    out: dict[Cell, list[Monster]] = {}
+    for m in s.monsters:
+        out.setdefault((m.x, m.y), []).append(m)
+    return out
 
 
 def hostile_at(ctx: Ctx, cell: Cell) -> list[MonsterDef]:
     t, me = ctx.t, ctx.me
-    return [t.monster[m.card] for m in monsters_at(ctx.s, *cell) if not ignores(t, m, me)]
+    return [t.monster[m.card] for m in monsters_in(ctx, cell) if not ignores(t, m, me)]
 
 
 def leave_cost(ctx: Ctx, cell: Cell) -> int:
@@ -266,7 +279,7 @@ def cell_value(ctx: Ctx, cell: Cell) -> tuple[float, str]:
     deal = deal_value(ctx, room.room)
     if deal > v:
         v, why = deal, f"goes to the Deal in {name}"
-    for m in monsters_at(s, *cell):
+    for m in monsters_in(ctx, cell):
         ev, p = fight_ev(ctx, [ctx.t.monster[m.card]], room_rules_at(ctx.t, s, *cell))
         if ev > v + 0.05:
             v, why = ev, f"goes to challenge {ctx.t.monster[m.card].name} (wins {p:.0%})"
@@ -373,6 +386,11 @@ def search_value(ctx: Ctx, room_index: int, searched: int) -> float:
         return -1.0
     t, me = ctx.t, ctx.me
     mods = t.room(room_index).search + power_total(t, me, "search_bonus") - (2 if searched else 0)
+    return ctx.cached(("search", mods), lambda: _search_value(ctx, mods))
+
+
+def _search_value(ctx: Ctx, mods: int) -> float:
+    t = ctx.t
     v = 0.0
     tw = treasure_worth(ctx)
     for die in range(1, 11):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from mqtui.bots.eval import hero_strength, monster_strength
 from mqtui.bots.normal.core import HOPE_FIGHTS, HOPE_MARGIN, HOPE_POWER, Cell, Ctx
 from mqtui.engine.board import ENTRANCE
@@ -41,16 +43,32 @@ def _hope(ctx: Ctx, seat: int) -> float:
         return 1.0
     fights = float(len(s.tiles))
     strength = hero_strength(t, hero)
+    rooms, searches = ctx.cached("board fights", lambda: _board_fights(ctx))
+    for foes in rooms:
+        if strength - monster_strength(t, foes, [hero]) >= -HOPE_MARGIN:
+            fights += 1.0
+    for chance in searches:
+        fights += chance
+    share = fights / (HOPE_FIGHTS * len(s.heroes))  # the fights are shared out round the table
+    return float(min(1.0, share) ** HOPE_POWER)
+
+
+def _board_fights(ctx: Ctx) -> tuple[list[list[MonsterDef]], list[float]]:
+    """What the board offers every seat alike: the monsters of each room, and for each room that can
+    still be searched the chance of a wandering monster from its searches."""
+    t, s = ctx.t, ctx.s
     rooms: dict[Cell, list[MonsterDef]] = {}
     for m in s.monsters:
         rooms.setdefault((m.x, m.y), []).append(t.monster[m.card])
-    for foes in rooms.values():
-        if strength - monster_strength(t, foes, [hero]) >= -HOPE_MARGIN:
-            fights += 1.0
+    searches = []
     for r in s.rooms:
         if r.room != ENTRANCE and r.searched < 2:
-            mod = t.room(r.room).search
-            # a wandering monster on a d10 roll of 1 or less, after the room's modifiers (-2 once ransacked)
-            fights += sum(min(10, max(0, 1 - mod + 2 * k)) / 10 for k in range(r.searched, 2))
-    share = fights / (HOPE_FIGHTS * len(s.heroes))  # the fights are shared out round the table
-    return float(min(1.0, share) ** HOPE_POWER)
+            searches.append(_wandering_chance(t.room(r.room).search, r.searched))
+    return list(rooms.values()), searches
+
+
+@functools.lru_cache(maxsize=256)
+def _wandering_chance(mod: int, searched: int) -> float:
+    """The chance of wandering monsters from the searches a room has left: one on a d10 roll of 1 or
+    less, after the room's modifier ``mod`` (-2 once ransacked)."""
+    return sum(min(10, max(0, 1 - mod + 2 * k)) / 10 for k in range(searched, 2))
