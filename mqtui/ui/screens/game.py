@@ -628,7 +628,9 @@ class GameScreen(SteadyScreen[None]):
         target = {"map": "#map", "actions": "#actions", "hand": "#hand", "log": "#log"}[which]
         if which == "map":
             self.query_one(ContentSwitcher).current = "map"
-        self.query_one(target).focus()
+        pane = self.query_one(target)
+        if self.focused is not pane:  # (Textual draws a pane again when it is focused, even if it was)
+            pane.focus()
 
     async def _take_back(self, what: str, step: Callable[[], Awaitable[None]]) -> None:
         """Undo or redo (``step``); what the store refuses is explained."""
