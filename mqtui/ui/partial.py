@@ -41,20 +41,20 @@ class PartialCompositor(Compositor):
             rows = [hit for area in changed if (hit := shown.intersection(area))]
             if not rows:
                 continue
+            if drawn:  # the changed cells that no pane in front has drawn (a container behind its panes: none)
+                rows = [hit for hit in rows if not any(front.contains_region(hit) for front in drawn)]
+                if rows and len(drawn) > 1:  # (cells drawn by several panes side by side)
+                    rows = [
+                        Region(hit.x, y, hit.width, 1)
+                        for hit in rows
+                        for y in range(hit.y, hit.bottom)
+                        if not _covered(hit.x, hit.right, y, drawn)
+                    ]
+                if not rows:
+                    continue
             top = min(hit.y for hit in rows)
             bottom = max(hit.bottom for hit in rows)
             # whole rows of the pane's visible part: its left and right edges are cuts of the screen
-            box = Region(shown.x, top, shown.width, bottom - top)
-            # the rows with a changed cell that no pane in front has drawn (a container behind its panes
-            # has none)
-            open_rows = [
-                y
-                for y in range(top, bottom)
-                if any(hit.y <= y < hit.bottom and not _covered(hit.x, hit.right, y, drawn) for hit in rows)
-            ]
-            if not open_rows:
-                continue
-            top, bottom = open_rows[0], open_rows[-1] + 1
             box = Region(shown.x, top, shown.width, bottom - top)
             drawn.append(box)
             lines = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
