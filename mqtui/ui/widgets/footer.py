@@ -24,6 +24,8 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 
+from mqtui.ui.widgets.nolinks import NoLinks
+
 BAR = "▏"  # the left edge before the command palette's key (Textual's ``vkey`` border)
 
 
@@ -47,7 +49,7 @@ class Shown(NamedTuple):
     spec: KeySpec
 
 
-class QuietFooter(Widget, can_focus=False):
+class QuietFooter(NoLinks, Widget, can_focus=False):
     """Only the keys that fit whole, in order (the screen lists the most needed first): a key cut at
     the right edge ("s Sea") says nothing. Key groups are not supported (no screen of ours has one)."""
 

@@ -16,6 +16,7 @@ from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import card_kind, card_name, card_of, card_text, charity_terms, deck_word
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, CharityRequested, Explain
+from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
 
@@ -30,7 +31,7 @@ KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
 }
 
 
-class CardList(KeptOptions, SteadyScroll, OptionList):
+class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
     """The hand pane. Enter plays the highlighted card (or asks how, when it has several uses)."""
 
     BINDINGS = [
