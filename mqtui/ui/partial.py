@@ -41,7 +41,8 @@ class PartialCompositor(Compositor):
             rows = [hit for area in changed if (hit := shown.intersection(area))]
             if not rows:
                 continue
-            if drawn:  # the changed cells that no pane in front has drawn (a container behind its panes: none)
+            # the changed cells that no pane in front has drawn (a container behind its panes: none)
+            if drawn:
                 rows = [hit for hit in rows if not any(front.contains_region(hit) for front in drawn)]
                 if rows and len(drawn) > 1:  # (cells drawn by several panes side by side)
                     rows = [
