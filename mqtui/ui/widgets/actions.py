@@ -77,7 +77,8 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         entries += [(label, [a]) for label, a in labelled(others, snap, self.cards, short=self.compact)]
         entries.sort(key=lambda e: sort_key(e[1][0]))
         self._entries = [actions for _, actions in entries]
-        # one set_options: the pane is laid out again only if its number of lines changes
+        # one set_options: the pane is laid out again only if its number of lines changes, and only the
+        # rows that read differently are drawn again
         if not entries:
             self._labels = []
             if snap.legal:
@@ -88,7 +89,8 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             if text != self._notice:  # while others play, most snapshots leave it as it is
                 self._notice = text
-                self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
+                with self.rows_only():
+                    self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
         else:
             self._labels = [
                 Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
@@ -96,8 +98,11 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
             ]
             self._lit = 0
             self._notice = ""
-            self.set_options(self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
-            self.highlighted = 0
+            with self.rows_only():
+                self.set_options(
+                    self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries))
+                )
+                self.highlighted = 0
         self._name_enter()
         if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
             self.refresh_bindings()

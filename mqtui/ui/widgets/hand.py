@@ -109,16 +109,17 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
             )
             for uid in pile:
                 options.append(self.kept_option(self._prompt(uid), id=f"card-{uid}"))
-        self.set_options(options)
-        self.border_subtitle = f"{len(hero.hand)} in hand"
-        ids = [o.id for o in options]
-        if keep in ids:
-            self.highlighted = ids.index(keep)
-        else:
-            cards = [i for i, o in enumerate(options) if not o.disabled]
-            ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
-            first = ready or cards  # a card that can be played now, if any
-            self.highlighted = first[0] if first else None
+        with self.rows_only():  # (only the rows that read differently are drawn again)
+            self.set_options(options)
+            self.border_subtitle = f"{len(hero.hand)} in hand"
+            ids = [o.id for o in options]
+            if keep in ids:
+                self.highlighted = ids.index(keep)
+            else:
+                cards = [i for i, o in enumerate(options) if not o.disabled]
+                ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
+                first = ready or cards  # a card that can be played now, if any
+                self.highlighted = first[0] if first else None
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 
