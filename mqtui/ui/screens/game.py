@@ -201,7 +201,7 @@ class GameScreen(SteadyScreen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # small screens show the highlighted card's text only while the hand has the focus
-        self.set_class(event.widget.id in ("hand", "card-box"), "-hand-focus")
+        self.query_one("#card-box").set_class(event.widget.id in ("hand", "card-box"), "-hand-focus")
 
     def _layout_classes(self) -> None:
         wide = self.has_class("-wide")
