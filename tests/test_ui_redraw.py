@@ -1,7 +1,8 @@
 """Frames that draw less still show what a whole drawing shows; a pane key draws its pane focused.
 
 A player acting by keys changes the actions and hand panes (redrawn row by row: ``rows_only`` in
-mqtui/ui/widgets/options.py), the footer (its lines kept by the keys shown) and the focus. After each
+mqtui/ui/widgets/options.py), the footer (its lines kept by the keys shown), the log and its scroll
+bar (drawn when it looks different: ``QuietBar`` in mqtui/ui/widgets/steady.py) and the focus. After each
 frame the terminal must hold, cell for cell, a full drawing of the screen (the terminal and the full
 drawing are those of tests/test_ui_frames.py).
 """
@@ -20,6 +21,7 @@ from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.widgets.actions import ActionList
 from mqtui.ui.widgets.hand import CardList
+from mqtui.ui.widgets.log import GameLog
 
 W, H = 80, 24
 
@@ -44,6 +46,11 @@ def to_terminal(monkeypatch: pytest.MonkeyPatch, terminal: Terminal) -> list[int
 
 
 def wrong_cells(screen: Screen[object], terminal: Terminal) -> list[tuple[int, int]]:
+    for pane in (GameLog, CardList, ActionList):  # their scroll bars drawn afresh, not from their caches
+        bar = screen.query_one(pane)._vertical_scrollbar
+        if bar is not None and bar.display:
+            bar._styles_cache.clear()
+            bar._set_dirty()
     whole = drawn_whole(screen)
     return [(x, y) for y in range(H) for x in range(W) if whole[y][x] != terminal.cells[y][x]]
 
@@ -61,11 +68,19 @@ async def test_playing_by_keys_leaves_the_terminal_as_the_screen_is_drawn(
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        hand, actions = screen.query_one(CardList), screen.query_one(ActionList)
+        hand, actions, log = (
+            screen.query_one(CardList),
+            screen.query_one(ActionList),
+            screen.query_one(GameLog),
+        )
         for step in range(60):
             assert app.screen is screen
             if step % 7 == 3:  # the hand, then back to the actions: the focus moves
                 await press(pilot, "h", lambda: app.focused is hand)
+                await press(pilot, "a", lambda: app.focused is actions)
+            if step % 11 == 5:  # the log (its scroll bar drawn only when it looks different)
+                await press(pilot, "l", lambda: app.focused is log)
+                await press(pilot, "up", lambda: log.scroll_y < log.max_scroll_y or not log.max_scroll_y)
                 await press(pilot, "a", lambda: app.focused is actions)
             n = store.state.n
             if actions.entry_count:
