@@ -1,6 +1,6 @@
 """CPU the full app spends redrawing per game action on a busy table (prints figures, asserts nothing).
 
-    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--pace 0.05] [--profile]
+    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--pace 0.05] [--keys a1] [--profile]
 
 A 4-seat game runs in this process (a LocalStore, every seat played from here by random legal
 actions); one full app (``MQApp`` at 80x24, headless) watches it through seat 0's eyes, as a network
@@ -19,7 +19,14 @@ Two more figures, measured in the same run:
   over all of them, divided by the actions (CPU left over from one action counts in the next; an
   idle app uses none: that is measured too, over as long a wait).
 
-``--profile`` prints a cProfile of the app's part (top functions by cumulative time).
+With ``--keys``, a third game: seat 0 acts by those keys typed at once, as a person at an SSH session
+does (``a1``, what bench/net.py types: the actions pane, then its first action; ``1`` alone does the
+same from any pane), the other seats at random from here. CPU per key press (until the app is idle
+with its screen drawn, the action it did shown) and per other seat's action watched. A decision the
+keys do not make (the first action opens a dialog) is made from here and not counted.
+
+``--profile`` prints a cProfile of the app's part (top functions by cumulative time), and of the key
+presses with ``--keys``.
 """
 
 from __future__ import annotations
