@@ -441,6 +441,7 @@ class GameScreen(SteadyScreen[None]):
 
     @on(CardHighlighted)
     def _on_card_highlighted(self, message: CardHighlighted) -> None:
+        message.stop()
         text = self.query_one("#card-text", Static)
         if text.content != message.text:  # (the same card, highlighted again, is on show already)
             # a hidden card box (a short screen, the hand not focused) is laid out when it is shown

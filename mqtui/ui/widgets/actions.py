@@ -138,6 +138,7 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
                 self.replace_option_prompt_at_index(i, self._prompt(i))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()  # (nothing above the pane asks: not handed on up to the app)
         old, self._lit = self._lit, event.option_index
         if old != self._lit and self._labels and self.option_count == len(self._labels):
             if 0 <= old < len(self._labels):

@@ -124,6 +124,7 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self.post_message(CardHighlighted(self.current_text()))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()  # (nothing above the pane asks: not handed on up to the app)
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 
