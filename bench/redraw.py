@@ -1,6 +1,6 @@
 """CPU the full app spends redrawing per game action on a busy table (prints figures, asserts nothing).
 
-    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--pace 0.05] [--profile]
+    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--pace 0.05] [--keys a1] [--profile]
 
 A 4-seat game runs in this process (a LocalStore, every seat played from here by random legal
 actions); one full app (``MQApp`` at 80x24, headless) watches it through seat 0's eyes, as a network
@@ -19,7 +19,14 @@ Two more figures, measured in the same run:
   over all of them, divided by the actions (CPU left over from one action counts in the next; an
   idle app uses none: that is measured too, over as long a wait).
 
-``--profile`` prints a cProfile of the app's part (top functions by cumulative time).
+With ``--keys``, a third game: seat 0 acts by those keys typed at once, as a person at an SSH session
+does (``a1``, what bench/net.py types: the actions pane, then its first action; ``1`` alone does the
+same from any pane), the other seats at random from here. CPU per key press (until the app is idle
+with its screen drawn, the action it did shown) and per other seat's action watched. A decision the
+keys do not make (the first action opens a dialog) is made from here and not counted.
+
+``--profile`` prints a cProfile of the app's part (top functions by cumulative time), and of the key
+presses with ``--keys``.
 """
 
 from __future__ import annotations
@@ -51,9 +58,10 @@ SEATS = (("Ann", "red"), ("Bo", "blue"), ("Cy", "green"), ("Di", "yellow"))
 class SeatStore:
     """Seat 0's window on a LocalStore, as a network player's app sees its table."""
 
-    def __init__(self, local: LocalStore, seat: int = 0) -> None:
+    def __init__(self, local: LocalStore, seat: int = 0, *, plays: bool = False) -> None:
         self.local = local
         self.seat = seat
+        self.plays = plays  # the app's own actions count (``--keys``), as a NetStore sends them
         self.seats = tuple(
             Seat(s.name, s.colour, HUMAN if i == seat else REMOTE) for i, s in enumerate(local.seats)
         )
@@ -77,7 +85,10 @@ class SeatStore:
             listener(self._snap)
 
     async def send(self, action: Action) -> None:
-        """Ignored: the bench plays every seat itself (the app's auto-pass lands here)."""
+        """Ignored unless ``plays``: the bench plays every seat itself (the app's auto-pass lands here)."""
+        if self.plays:
+            self.local.apply(action)
+            self.publish()
 
     def explain(self, action: Action) -> str:
         return self.local.explain(action)
@@ -155,6 +166,71 @@ async def with_app(
     return out, floor
 
 
+async def keyed(
+    engine: Engine, seed: int, n: int, keys: str, profs: list[cProfile.Profile] | None = None
+) -> tuple[list[float], list[float], float]:
+    """A game in which seat 0 acts by keys, as a person at a session does: for each of seat 0's
+    decisions, ``keys`` typed at once (``a1``: the actions pane, then its first action); the other
+    seats act from here, at random. CPU from the keys (or the other seat's action) until the app is
+    idle with its screen drawn: (seat 0's key presses, the others' actions watched, the floor).
+    With ``profs``, a profile of each key press counted is added to it."""
+    from textual import events
+
+    from mqtui.ui.app import MQApp
+
+    local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
+    store = SeatStore(local, plays=True)
+    app = MQApp(store=store, save_settings_file=False)  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    pressed: list[float] = []
+    watched: list[float] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        t0 = time.process_time()
+        for _ in range(n):
+            await pilot.pause()
+            await pilot.pause()
+        floor = (time.process_time() - t0) / max(1, n)
+        stalled = 0  # seat 0's decisions its keys did not decide (not counted)
+        while len(pressed) + len(watched) < n and not local.snapshot().over:
+            who = engine.deciding(local.state)
+            if who < 0:
+                break
+            before = local.state.n
+            prof = cProfile.Profile() if profs is not None and who == store.seat else None
+            t0 = time.process_time()
+            if who == store.seat:
+                assert app._driver is not None
+                if prof:
+                    prof.enable()
+                for key in keys:
+                    app._driver.send_message(events.Key(key, key))
+            else:
+                local.apply(rng.choice(list(engine.legal(local.state, who))))
+                store.publish()
+            await pilot.pause()
+            await pilot.pause()
+            if prof:
+                prof.disable()
+            spent = time.process_time() - t0
+            if local.state.n == before:  # the keys opened a dialog (or picked nothing): act from here
+                app._driver.send_message(events.Key("escape", None))
+                await pilot.pause()
+                if local.state.n == before:
+                    local.apply(rng.choice(list(engine.legal(local.state, who))))
+                    store.publish()
+                    await pilot.pause()
+                    await pilot.pause()
+                stalled += 1
+                continue
+            (pressed if who == store.seat else watched).append(spent)
+            if prof and profs is not None:
+                profs.append(prof)
+    print(f"  (keys: {stalled} of seat 0's decisions needed more than the keys; not counted)")
+    return pressed, watched, floor
+
+
 async def paced(engine: Engine, seed: int, actions: list[Action], pace: float) -> tuple[float, float]:
     """CPU per action with one action every ``pace`` seconds and no pilot; and an idle app's CPU
     over the same time, per action's worth of waiting."""
@@ -191,6 +267,11 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=120)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--pace", type=float, default=0.05, help="seconds between actions, paced run (0: none)")
+    ap.add_argument(
+        "--keys",
+        default="",
+        help="also a game where seat 0 acts by these keys (a1: the actions pane, option 1)",
+    )
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
     os.environ.setdefault("MQTUI_DATA", tempfile.mkdtemp(prefix="mqbench"))
@@ -216,8 +297,22 @@ def main() -> None:
             f"  paced, no pilot (an action every {args.pace:g} s): {1000 * busy:6.1f} per action "
             f"(idle app over the same wait: {1000 * idle:.1f})"
         )
+    if args.keys:
+        kprofs: list[cProfile.Profile] | None = [] if args.profile else None
+        pressed, watched, kfloor = asyncio.run(keyed(engine, args.seed, args.actions, args.keys, kprofs))
+        print(
+            f"  seat 0 acting by the keys {args.keys!r} (a game of its own, the pilot's floor {1000 * kfloor:.1f}):"
+        )
+        print(f"    the keys and the action they do:  {ms(pressed)}")
+        print(f"    another seat's action, watched:    {ms(watched)}")
+        both = pressed + watched
+        if both:
+            print(f"    all:                               {ms(both)}")
     if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
+        if kprofs:
+            print("seat 0's key presses and the actions they do:")
+            pstats.Stats(*kprofs).sort_stats("cumulative").print_stats(45)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ then asking every pane inside that box for all of its lines. A new log line (bot
 status line (top) make that box the whole screen: the map, the hero sheet, the hand... each hand over
 every line again (from their caches, but each line is still cut, filtered and copied). This compositor
 asks a pane only for the lines of it that lie in a changed region, and skips the panes that lie in
-none, or whose lines there lie wholly behind one pane in front (a container behind its child). What
+none, or whose lines there lie wholly behind the panes in front (a container behind its children:
+the screen behind the status bar, the body and the footer). What
 reaches the terminal is the same: Textual writes only the changed regions, and every cell in them
 still comes from the pane in front (the compositor keeps, for each cell, the first pane's).
 """
@@ -40,15 +41,37 @@ class PartialCompositor(Compositor):
             rows = [hit for area in changed if (hit := shown.intersection(area))]
             if not rows:
                 continue
+            # the changed cells that no pane in front has drawn (a container behind its panes: none)
+            if drawn:
+                rows = [hit for hit in rows if not any(front.contains_region(hit) for front in drawn)]
+                if rows and len(drawn) > 1:  # (cells drawn by several panes side by side)
+                    rows = [
+                        Region(hit.x, y, hit.width, 1)
+                        for hit in rows
+                        for y in range(hit.y, hit.bottom)
+                        if not _covered(hit.x, hit.right, y, drawn)
+                    ]
+                if not rows:
+                    continue
             top = min(hit.y for hit in rows)
             bottom = max(hit.bottom for hit in rows)
             # whole rows of the pane's visible part: its left and right edges are cuts of the screen
             box = Region(shown.x, top, shown.width, bottom - top)
-            if any(front.contains_region(box) for front in drawn):
-                continue
             drawn.append(box)
             lines = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
             yield region, box, lines
+
+
+def _covered(left: int, right: int, y: int, drawn: list[Region]) -> bool:
+    """Whether the boxes drawn already cover row ``y`` from column ``left`` up to ``right``."""
+    spans = sorted((box.x, box.right) for box in drawn if box.y <= y < box.bottom and box.x < right)
+    for start, end in spans:
+        if start > left:
+            return False
+        left = max(left, end)
+        if left >= right:
+            return True
+    return False
 
 
 def partial_frames_fit() -> bool:

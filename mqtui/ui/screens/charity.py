@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, OptionList
+from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from mqtui.engine.cards import CardTable
 from mqtui.ui.describe import card_kind, card_name
+from mqtui.ui.widgets.footer import QuietFooter
 
 
 class CharityDialog(ModalScreen[list[int] | None]):
@@ -51,7 +52,7 @@ class CharityDialog(ModalScreen[list[int] | None]):
             )
             yield OptionList(*[Option(self._prompt(u), id=f"card-{u}") for u in self.hand])
             yield Label(id="count")
-        yield Footer(compact=True, show_command_palette=False)
+        yield QuietFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._count()

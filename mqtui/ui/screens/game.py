@@ -146,6 +146,8 @@ class GameScreen(SteadyScreen[None]):
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
         self._fight_panes: list[Widget] | None = None  # the panes moved by a fight (looked up once)
         self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
+        self._kinds: tuple[tuple[Action, ...], frozenset[str]] = ((), frozenset())  # (legal, their kinds)
+        self._actions_pane: ActionList | None = None  # (looked up once)
         self._combat_panes: list[CombatPane] | None = None  # (looked up once)
 
     # -- layout ---------------------------------------------------------------------------------------
@@ -201,7 +203,7 @@ class GameScreen(SteadyScreen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # small screens show the highlighted card's text only while the hand has the focus
-        self.set_class(event.widget.id in ("hand", "card-box"), "-hand-focus")
+        self.query_one("#card-box").set_class(event.widget.id in ("hand", "card-box"), "-hand-focus")
 
     def _layout_classes(self) -> None:
         wide = self.has_class("-wide")
@@ -439,6 +441,7 @@ class GameScreen(SteadyScreen[None]):
 
     @on(CardHighlighted)
     def _on_card_highlighted(self, message: CardHighlighted) -> None:
+        message.stop()
         text = self.query_one("#card-text", Static)
         if text.content != message.text:  # (the same card, highlighted again, is on show already)
             # a hidden card box (a short screen, the hand not focused) is laid out when it is shown
@@ -449,6 +452,13 @@ class GameScreen(SteadyScreen[None]):
     def _legal(self) -> tuple[Action, ...]:
         snap = self.snapshot
         return snap.legal if snap is not None else ()
+
+    def _legal_kinds(self) -> frozenset[str]:
+        """The kinds of the legal actions (``check_action`` asks for each key of the footer)."""
+        legal = self._legal()
+        if self._kinds[0] is not legal:
+            self._kinds = (legal, frozenset(a.kind for a in legal))
+        return self._kinds[1]
 
     def _my_turn_frame(self) -> bool:
         snap = self.snapshot
@@ -473,18 +483,18 @@ class GameScreen(SteadyScreen[None]):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        legal = self._legal()
+        kinds = self._legal_kinds()
         if action == "results":
             return self.snapshot is not None and self.snapshot.over
         if action == "step":
-            return any(a.kind == parameters[0] for a in legal)
+            return parameters[0] in kinds
         if action == "go":
-            if any(a.kind in ("move", "flee") for a in legal):
+            if "move" in kinds or "flee" in kinds:
                 return True
             return None if self._my_turn_frame() else False
         if action == "kind":
             kind = str(parameters[0])
-            if any(a.kind == kind for a in legal):
+            if kind in kinds:
                 return True
             return None if kind in GREY_IN_TURN and self._my_turn_frame() else False
         if action in ("undo", "redo"):
@@ -494,13 +504,15 @@ class GameScreen(SteadyScreen[None]):
             allowed = snap.undo if action == "undo" else snap.redo
             return True if allowed else (None if action == "undo" else False)
         if action == "pick" and parameters:
-            return int(str(parameters[0])) <= self.query_one(ActionList).entry_count
+            if self._actions_pane is None:
+                self._actions_pane = self.query_one(ActionList)
+            return int(str(parameters[0])) <= self._actions_pane.entry_count
         if action == "toggle_combat":  # small screens, while there is a fight (or its result) to see
             return not self.has_class("-wide") and (
                 self._fighting or self.query_one(ContentSwitcher).current != "map"
             )
         if action == "advice":
-            return self._advisor_on() and (True if len(legal) > 1 else None)
+            return self._advisor_on() and (True if len(self._legal()) > 1 else None)
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -628,7 +640,9 @@ class GameScreen(SteadyScreen[None]):
         target = {"map": "#map", "actions": "#actions", "hand": "#hand", "log": "#log"}[which]
         if which == "map":
             self.query_one(ContentSwitcher).current = "map"
-        self.query_one(target).focus()
+        pane = self.query_one(target)
+        if self.focused is not pane:  # (Textual draws a pane again when it is focused, even if it was)
+            pane.focus()
 
     async def _take_back(self, what: str, step: Callable[[], Awaitable[None]]) -> None:
         """Undo or redo (``step``); what the store refuses is explained."""

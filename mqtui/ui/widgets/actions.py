@@ -13,13 +13,14 @@ from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
+from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
 
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 
 
-class ActionList(KeptOptions, SteadyScroll, OptionList):
+class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
 
     BINDINGS = [
@@ -76,7 +77,8 @@ class ActionList(KeptOptions, SteadyScroll, OptionList):
         entries += [(label, [a]) for label, a in labelled(others, snap, self.cards, short=self.compact)]
         entries.sort(key=lambda e: sort_key(e[1][0]))
         self._entries = [actions for _, actions in entries]
-        # one set_options: the pane is laid out again only if its number of lines changes
+        # one set_options: the pane is laid out again only if its number of lines changes, and only the
+        # rows that read differently are drawn again
         if not entries:
             self._labels = []
             if snap.legal:
@@ -87,7 +89,8 @@ class ActionList(KeptOptions, SteadyScroll, OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             if text != self._notice:  # while others play, most snapshots leave it as it is
                 self._notice = text
-                self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
+                with self.rows_only():
+                    self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
         else:
             self._labels = [
                 Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
@@ -95,8 +98,11 @@ class ActionList(KeptOptions, SteadyScroll, OptionList):
             ]
             self._lit = 0
             self._notice = ""
-            self.set_options(self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
-            self.highlighted = 0
+            with self.rows_only():
+                self.set_options(
+                    self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries))
+                )
+                self.highlighted = 0
         self._name_enter()
         if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
             self.refresh_bindings()
@@ -132,6 +138,7 @@ class ActionList(KeptOptions, SteadyScroll, OptionList):
                 self.replace_option_prompt_at_index(i, self._prompt(i))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()  # (nothing above the pane asks: not handed on up to the app)
         old, self._lit = self._lit, event.option_index
         if old != self._lit and self._labels and self.option_count == len(self._labels):
             if 0 <= old < len(self._labels):

@@ -21,6 +21,7 @@ from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import last_result, room_name, seat_name, window_order
+from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.parts import Part, PartCache, Parts, changed_rows
 from mqtui.ui.widgets.steady import SteadySize
 
@@ -130,7 +131,7 @@ class Drawn:
         return self._measured[1]
 
 
-class CombatPane(SteadySize, Static):
+class CombatPane(NoLinks, SteadySize, Static):
     """Shows the current fight, or the last fight's result when there is none."""
 
     DEFAULT_CSS = """

@@ -24,6 +24,8 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 
+from mqtui.ui.widgets.nolinks import NoLinks
+
 BAR = "▏"  # the left edge before the command palette's key (Textual's ``vkey`` border)
 
 
@@ -47,7 +49,7 @@ class Shown(NamedTuple):
     spec: KeySpec
 
 
-class QuietFooter(Widget, can_focus=False):
+class QuietFooter(NoLinks, Widget, can_focus=False):
     """Only the keys that fit whole, in order (the screen lists the most needed first): a key cut at
     the right edge ("s Sea") says nothing. Key groups are not supported (no screen of ours has one)."""
 
@@ -89,6 +91,7 @@ class QuietFooter(Widget, can_focus=False):
         self._hover: int | None = None  # which of ``shown`` is under the mouse
         self._drawn: Strip | None = None
         self._styles: dict[str, Style] = {}
+        self._kept: dict[tuple[object, ...], Strip] = {}  # lines drawn before, by what they show
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -174,6 +177,7 @@ class QuietFooter(Widget, can_focus=False):
         super().notify_style_update()
         self._drawn = None  # (a new theme)
         self._styles.clear()
+        self._kept.clear()
 
     def _style(self, part: str) -> Style:
         """A part's style (Textual forgets them at each refresh; they change only with the styles)."""
@@ -191,8 +195,16 @@ class QuietFooter(Widget, can_focus=False):
         that draws any cell of it)."""
         if self._drawn is None:
             width = self.size.width
-            drawn = Visual.to_strips(self, visualize(self, self.line()), width, 1, self.visual_style)
-            self._drawn = drawn[0] if drawn else Strip.blank(width, self.visual_style.rich_style)
+            # (a player's turn and the others' turns show a few sets of keys, again and again)
+            key = (tuple(self.shown), self._hover, width)
+            kept = self._kept.get(key)
+            if kept is None:
+                drawn = Visual.to_strips(self, visualize(self, self.line()), width, 1, self.visual_style)
+                kept = drawn[0] if drawn else Strip.blank(width, self.visual_style.rich_style)
+                if len(self._kept) >= 32:
+                    self._kept.clear()
+                self._kept[key] = kept
+            self._drawn = kept
         return self._drawn
 
     def line(self) -> Text:

@@ -16,6 +16,7 @@ from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import card_kind, card_name, card_of, card_text, charity_terms, deck_word
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, CharityRequested, Explain
+from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
 
@@ -30,7 +31,7 @@ KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
 }
 
 
-class CardList(KeptOptions, SteadyScroll, OptionList):
+class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
     """The hand pane. Enter plays the highlighted card (or asks how, when it has several uses)."""
 
     BINDINGS = [
@@ -108,20 +109,22 @@ class CardList(KeptOptions, SteadyScroll, OptionList):
             )
             for uid in pile:
                 options.append(self.kept_option(self._prompt(uid), id=f"card-{uid}"))
-        self.set_options(options)
-        self.border_subtitle = f"{len(hero.hand)} in hand"
-        ids = [o.id for o in options]
-        if keep in ids:
-            self.highlighted = ids.index(keep)
-        else:
-            cards = [i for i, o in enumerate(options) if not o.disabled]
-            ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
-            first = ready or cards  # a card that can be played now, if any
-            self.highlighted = first[0] if first else None
+        with self.rows_only():  # (only the rows that read differently are drawn again)
+            self.set_options(options)
+            self.border_subtitle = f"{len(hero.hand)} in hand"
+            ids = [o.id for o in options]
+            if keep in ids:
+                self.highlighted = ids.index(keep)
+            else:
+                cards = [i for i, o in enumerate(options) if not o.disabled]
+                ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
+                first = ready or cards  # a card that can be played now, if any
+                self.highlighted = first[0] if first else None
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()  # (nothing above the pane asks: not handed on up to the app)
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 

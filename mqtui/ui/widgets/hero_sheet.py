@@ -11,6 +11,7 @@ from mqtui.engine.heroes import describe, power_total, usable
 from mqtui.engine.state import ACT, Hero
 from mqtui.store import Snapshot
 from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name, fit_lines
+from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.steady import SteadySize
 
 
@@ -77,7 +78,7 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False, m
     return t
 
 
-class HeroSheet(SteadySize, Static):
+class HeroSheet(NoLinks, SteadySize, Static):
     """The viewer's hero, or (``o``) another hero's public facts."""
 
     DEFAULT_CSS = """

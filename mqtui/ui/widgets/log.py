@@ -11,7 +11,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Size
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.strip import Strip
 from textual.widgets import RichLog
 
@@ -55,6 +55,8 @@ class GameLog(SteadyScroll, RichLog):
     """
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    # (new lines redraw the lines, not the whole pane with its border: see ``_append``)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000, min_width=20)
@@ -169,6 +171,7 @@ class GameLog(SteadyScroll, RichLog):
     def _append(self, entries: tuple[LogLine, ...]) -> None:
         """Write new entries at the end: the lines ``write`` gives each, drawn in one pass, and the
         pane's size (and scroll bar) set once for all of them."""
+        self.refresh(self.size.region)  # the lines (the border stays as it is)
         width = self._wrap_width()
         if width < 1:
             for line in entries:

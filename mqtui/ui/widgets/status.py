@@ -8,9 +8,10 @@ from textual.widgets import Static
 
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import prompt
+from mqtui.ui.widgets.nolinks import NoLinks
 
 
-class StatusBar(Static):
+class StatusBar(NoLinks, Static):
     DEFAULT_CSS = """
     StatusBar { height: 1; background: $primary 30%; color: $foreground; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     StatusBar.-yours { background: $accent 45%; text-style: bold; }
