@@ -61,23 +61,28 @@ def drawn_whole(screen: Screen[object]) -> list[list[Cell]]:
     return cells
 
 
-async def test_each_frame_leaves_the_terminal_as_the_screen_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
-    terminal = Terminal()
-    frames = 0
+def to_terminal(monkeypatch: pytest.MonkeyPatch, terminal: Terminal) -> list[int]:
+    """Send every frame of the screen on top to ``terminal``; the number of frames sent, in a list."""
+    frames = [0]
     textual_refresh = Screen._compositor_refresh
 
-    def to_terminal(screen: Screen[object]) -> None:
-        nonlocal frames
+    def refresh(screen: Screen[object]) -> None:
         if screen is not screen.app.screen:
             textual_refresh(screen)
             return
         update = screen._compositor.render_update(screen_stack=screen.app._background_screens)
         if update is not None:
             terminal.apply(update)
-            frames += 1
+            frames[0] += 1
         screen._dirty_widgets.clear()
 
-    monkeypatch.setattr(Screen, "_compositor_refresh", to_terminal)
+    monkeypatch.setattr(Screen, "_compositor_refresh", refresh)
+    return frames
+
+
+async def test_each_frame_leaves_the_terminal_as_the_screen_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    terminal = Terminal()
+    frames = to_terminal(monkeypatch, terminal)
     store = store_for((("Ann", "human"), ("Bob", "human"), ("Cy", "human")), seed=11, setup_done=False)
     app = local_app(store, handoff=False)  # (each decision shown through its player's eyes)
     rng = random.Random(11)
@@ -92,4 +97,4 @@ async def test_each_frame_leaves_the_terminal_as_the_screen_is_drawn(monkeypatch
             whole = drawn_whole(app.screen)
             wrong = [(x, y) for y in range(H) for x in range(W) if whole[y][x] != terminal.cells[y][x]]
             assert not wrong, f"{len(wrong)} cells differ, the first at {wrong[0]}"
-    assert frames > 40
+    assert frames[0] > 40

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_ui_frames import Cell, Terminal, drawn_whole
+from test_ui_frames import Cell, Terminal, drawn_whole, to_terminal
 from textual.pilot import Pilot
 from textual.screen import Screen
 from ui_helpers import local_app, press, settle, store_for
@@ -24,25 +24,6 @@ from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.log import GameLog
 
 W, H = 80, 24
-
-
-def to_terminal(monkeypatch: pytest.MonkeyPatch, terminal: Terminal) -> list[int]:
-    """Send every frame of the screen on top to ``terminal``; the number of frames sent, in a list."""
-    frames = [0]
-    textual_refresh = Screen._compositor_refresh
-
-    def refresh(screen: Screen[object]) -> None:
-        if screen is not screen.app.screen:
-            textual_refresh(screen)
-            return
-        update = screen._compositor.render_update(screen_stack=screen.app._background_screens)
-        if update is not None:
-            terminal.apply(update)
-            frames[0] += 1
-        screen._dirty_widgets.clear()
-
-    monkeypatch.setattr(Screen, "_compositor_refresh", refresh)
-    return frames
 
 
 def wrong_cells(screen: Screen[object], terminal: Terminal) -> list[tuple[int, int]]:
