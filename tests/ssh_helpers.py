@@ -90,20 +90,10 @@ class Term:
             env = dict(os.environ, TERM="xterm-256color")
         master, slave = pty.openpty()
         self._set_size(slave, *size)
+        more: dict[str, object] = {"start_new_session": True, "preexec_fn": _take_tty}
         if SETSID:  # (not a process group leader, so setsid runs the program in this same process)
-            self.proc = subprocess.Popen(
-                [SETSID, "-c", *argv], stdin=slave, stdout=slave, stderr=slave, env=env
-            )
-        else:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                start_new_session=True,
-                preexec_fn=_take_tty,
-                env=env,
-            )
+            argv, more = [SETSID, "-c", *argv], {}
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, **more)  # type: ignore[call-overload]
         os.close(slave)
         os.set_blocking(master, False)
         self.master = master
