@@ -199,9 +199,9 @@ def test_normal_bot_beats_random_bots(engine: Engine) -> None:
 
 def _fight_position(engine: Engine, want: str) -> State:
     """A real position whose top frame is ``want`` (found by playing normal bots)."""
-    for s in positions(engine, range(100, 140), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 140), every=1, drivers="normal"):
         if s.frames and s.frames[-1].kind == want and len(s.heroes) == 4:
-            return copy_state(s)
+            return s
     raise AssertionError(f"no {want} position found")
 
 
@@ -256,7 +256,7 @@ def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> No
     rnd = random.Random(9)
     t = engine.cards
     found = 0
-    for s in positions(engine, range(100, 190), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 190), every=1, drivers="normal"):
         f = s.frames[-1] if s.frames else None
         if f is None or f.kind != REWARD:
             continue
@@ -278,7 +278,7 @@ def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> No
 
 def _boss_window_with_interference(engine: Engine) -> State:
     """A boss fight, before the dice, where the deciding rival (below Level 10) throws a card in."""
-    for s in positions(engine, range(100, 400), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 400), every=1, drivers="normal"):
         c, f = s.combat, s.frames[-1] if s.frames else None
         if c is None or not c.boss or f is None or f.kind != WINDOW or f.stage != "pre":
             continue
@@ -286,7 +286,7 @@ def _boss_window_with_interference(engine: Engine) -> State:
         if seat in (c.active, c.helper) or s.heroes[seat].level >= 10:
             continue
         if ask(engine, NormalBot(1), s).action.kind != "pass":
-            return copy_state(s)
+            return s
     raise AssertionError("no boss fight with interference found")
 
 
