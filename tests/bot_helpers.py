@@ -79,6 +79,15 @@ def positions(engine: Engine, seeds: range, every: int, drivers: str = "random")
             step += 1
 
 
+def ending(engine: Engine, seed: int, drivers: str) -> State:
+    """The last position of the pooled game ``seed`` between ``drivers`` bots (played out first): the
+    game is over, or round 60 is."""
+    game = _game(engine, seed, drivers)
+    while game.reach(engine, len(game.kept)):
+        pass
+    return game.state
+
+
 def hide_differently(engine: Engine, s: State, seat: int, rnd: random.Random) -> State:
     """The same position with everything ``seat`` cannot see dealt differently: other hands and the
     draw piles reshuffled among themselves (sizes kept), and a different generator."""
