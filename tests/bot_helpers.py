@@ -37,6 +37,7 @@ class _Game:
         self.bots = [make_bot(drivers, seed * 10 + i) for i in range(self.players)]
         self.state = new_game(engine, seed, self.players)
         self.kept: list[bytes] = []
+        self.tops: list[str] = []  # the kind of each kept position's top frame
 
     def reach(self, engine: Engine, step: int) -> bool:
         """Play on until the position before decision ``step`` is kept; False if the game ends first
@@ -46,6 +47,7 @@ class _Game:
             if s.stage == STAGE_OVER or s.round > 60:
                 return False
             self.kept.append(_ENCODE(s))
+            self.tops.append(s.frames[-1].kind if s.frames else "")
             seat = engine.deciding(s)
             bot = self.bots[seat]
             view = view_for(s, seat) if bot.needs_view else None
@@ -62,9 +64,11 @@ def _game(engine: Engine, seed: int, drivers: str) -> _Game:
     return _Game(engine, seed, drivers)
 
 
-def positions(engine: Engine, seeds: range, every: int, drivers: str = "random") -> Iterator[State]:
+def positions(
+    engine: Engine, seeds: range, every: int, drivers: str = "random", top: str | None = None
+) -> Iterator[State]:
     """States met while ``drivers`` bots play whole games, one in ``every`` decisions (each a state of
-    the caller's own).
+    the caller's own); with ``top``, only those whose top frame is of that kind.
 
     Each game is played once per process (per xdist worker), and the position before each decision
     kept (msgpack, ~3 KB): a later call reads the positions it wants from there instead of playing
@@ -74,7 +78,7 @@ def positions(engine: Engine, seeds: range, every: int, drivers: str = "random")
         rnd = random.Random(seed)
         step = 0
         while game.reach(engine, step):
-            if step % every == rnd.randrange(every):
+            if step % every == rnd.randrange(every) and top in (None, game.tops[step]):
                 yield _DECODE(game.kept[step])
             step += 1
 

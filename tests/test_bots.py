@@ -201,7 +201,7 @@ def test_normal_bot_beats_random_bots(engine: Engine) -> None:
 
 def _fight_position(engine: Engine, want: str) -> State:
     """A real position whose top frame is ``want`` (found by playing normal bots)."""
-    for s in positions(engine, range(100, 140), every=1, drivers="normal"):
+    for s in positions(engine, range(100, 140), every=1, drivers="normal", top=want):
         if s.frames and s.frames[-1].kind == want and len(s.heroes) == 4:
             return s
     raise AssertionError(f"no {want} position found")
@@ -258,7 +258,7 @@ def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> No
     rnd = random.Random(9)
     t = engine.cards
     found = 0
-    for s in positions(engine, range(100, 190), every=1, drivers="normal"):
+    for s in positions(engine, range(100, 190), every=1, drivers="normal", top=REWARD):
         f = s.frames[-1] if s.frames else None
         if f is None or f.kind != REWARD:
             continue
@@ -280,7 +280,7 @@ def test_a_sample_keeps_the_shared_out_treasure_consistent(engine: Engine) -> No
 
 def _boss_window_with_interference(engine: Engine) -> State:
     """A boss fight, before the dice, where the deciding rival (below Level 10) throws a card in."""
-    for s in positions(engine, range(100, 400), every=1, drivers="normal"):
+    for s in positions(engine, range(100, 400), every=1, drivers="normal", top=WINDOW):
         c, f = s.combat, s.frames[-1] if s.frames else None
         if c is None or not c.boss or f is None or f.kind != WINDOW or f.stage != "pre":
             continue

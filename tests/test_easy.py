@@ -27,7 +27,7 @@ def test_easy_bot_chooses_only_legal_actions(engine: Engine) -> None:
 def _others_fights(engine: Engine) -> list[State]:
     """Fight windows before the dice where the deciding seat is not fighting."""
     out = []
-    for s in positions(engine, range(100, 104), every=1, drivers="normal"):
+    for s in positions(engine, range(100, 104), every=1, drivers="normal", top=WINDOW):
         c = s.combat
         f = s.frames[-1] if s.frames else None
         if c is None or f is None or f.kind != WINDOW or f.stage != "pre":
@@ -71,7 +71,7 @@ def test_fair_terms_are_half_the_treasure() -> None:
 @pytest.mark.slow
 def test_easy_bot_offers_help_on_fair_terms(engine: Engine) -> None:
     invites = 0
-    for s in positions(engine, range(30, 36), every=1, drivers="easy"):
+    for s in positions(engine, range(30, 36), every=1, drivers="easy", top=WINDOW):
         c = s.combat
         f = s.frames[-1] if s.frames else None
         if c is None or f is None or f.kind != WINDOW or f.seat != c.active or f.stage != "pre":
