@@ -35,8 +35,16 @@ from mqtui.engine.game import Engine
 # with a worker's heap of a few hundred thousand objects (content, engines, Textual's apps) each one takes
 # ~0.2 s of CPU, and the UI tests allocate enough for dozens of them (6.7 of the 26 CPU-seconds of the small
 # UI tests, measured with gc.callbacks). Rarer collections free the same garbage for a fraction of that.
-# (Whatever a finalizer raises still surfaces: pytest collects hard at the end of the session.)
 gc.set_threshold(2000, 20, 50)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """No collection at the very end: pytest's check for exceptions raised in finalizers (which only warns)
+    ends each process with five full collections, and what the rare collections above left is a heap of
+    finished apps by then: 1.3-2 CPU-seconds per worker, each worker's last act (measured on four UI and
+    bot test files in one process: 12.8 -> 10.3 s wall, 10.8 -> 9.4 s user). ``gc.freeze`` moves every
+    object out of the collector's reach, so those collections find nothing to do; the process ends."""
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")
