@@ -3,6 +3,7 @@ the shipped folders found through the package (the repository's own in an editab
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -14,9 +15,11 @@ from mqtui.cli import COMMANDS
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def mqtui(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+@functools.cache  # (the same command twice in this file: run once)
+def mqtui(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m mqtui ARGS`` without MQTUI_* settings, 80 columns wide."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("MQTUI_")}
-    clean.update(COLUMNS="80", **env)
+    clean.update(COLUMNS="80")
     return subprocess.run(
         [sys.executable, "-m", "mqtui", *args], capture_output=True, text=True, env=clean, timeout=60
     )

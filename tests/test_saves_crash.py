@@ -3,21 +3,21 @@ writes): the slot always holds a complete save, old or new, and so do its backup
 
 The tests are bounded by a number of kills, never by a clock: a slow or busy machine makes them
 slower, not red. Every other kill waits until the child has saved at least once, so kills land both
-before and after writes whatever the speed of the disk."""
+before and after writes whatever the speed of the disk. The saving children are forked from a small
+process of their own (crash_helpers), not from the pytest worker: cheaper forks, the same saving."""
 
 from __future__ import annotations
 
 import os
 import random
 import shutil
-import signal
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from crash_helpers import SEATS, Savers
 from engine_helpers import engine
 from waiting import wait_until_sync
 
@@ -26,7 +26,6 @@ from mqtui.store import LocalStore, Seat
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork"), pytest.mark.slow]
 
-SEATS = (Seat("Ann", "red", "random"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
 WRITER_KILLS = 150  # kills of a process that only writes saves
 GAME_KILLS = 30  # kills of a process that plays and autosaves
 
@@ -49,27 +48,13 @@ def folder(tmp_path: Path) -> Iterator[Path]:
 
 def payloads() -> list[bytes]:
     """Real saves of different sizes: the same game at several points."""
-    store = LocalStore.new(engine(), SEATS, 21, bot_delay=0)
+    store = LocalStore.new(engine(), tuple(Seat(*seat) for seat in SEATS), 21, bot_delay=0)
     out = []
     for _ in range(4):
         for _ in range(150):
             store.step_bot()
         out.append(store.to_bytes())
     return out
-
-
-def fork(child: object) -> int:
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            child()  # type: ignore[operator]
-        except BaseException:
-            code = 2
-        finally:
-            sys.stdout.flush()
-            os._exit(code)
-    return pid
 
 
 def wait_for_a_write(path: Path, inode: int) -> None:
@@ -85,35 +70,45 @@ def _inode(path: Path) -> int:
         return -1
 
 
-def kill(pid: int) -> None:
-    os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, "the child died on its own"
+@pytest.fixture
+def savers() -> Iterator[Callable[..., Savers]]:
+    """Starts the parent of a test's saving children (closed at the end, a child still alive killed)."""
+    started: list[Savers] = []
+
+    def start(mode: str, path: Path, *files: Path) -> Savers:
+        started.append(Savers(mode, path, *files))
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for parent in started:
+            parent.close()
 
 
-def test_killing_the_writer_at_random_moments_keeps_a_whole_save(folder: Path) -> None:
+def test_killing_the_writer_at_random_moments_keeps_a_whole_save(
+    folder: Path, savers: Callable[..., Savers]
+) -> None:
     versions = payloads()
     known = set(versions)
     path = folder / "slot.mqsave"
     saves.write_atomic(path, versions[0])
-
-    def writer() -> None:
-        i = 0
-        while True:
-            saves.write_atomic(path, versions[i % len(versions)])
-            i += 1
+    files = [folder / f"version{i}" for i in range(len(versions))]
+    for file, data in zip(files, versions, strict=True):
+        file.write_bytes(data)
+    writers = savers("writer", path, *files)  # each child writes the versions, one after the other
 
     rnd = random.Random(4)
     seen = set()
     for kills in range(1, WRITER_KILLS + 1):
         was = _inode(path)
-        pid = fork(writer)
+        pid = writers.fork()
         if kills % 2:
             wait_for_a_write(path, was)
         time.sleep(
             rnd.choice((0, 0.0001, 0.0002, 0.0005, 0.001, 0.002, rnd.uniform(0, 0.006)))
         )  # kill at random
-        kill(pid)
+        writers.kill(pid)
         data = path.read_bytes()
         assert data in known, f"kill {kills}: the slot holds something that was never saved"
         seen.add(data)
@@ -125,29 +120,22 @@ def test_killing_the_writer_at_random_moments_keeps_a_whole_save(folder: Path) -
     assert saves.read(path).state.seed == 21
 
 
-def test_killing_a_playing_autosaving_store_keeps_a_loadable_game(folder: Path) -> None:
+def test_killing_a_playing_autosaving_store_keeps_a_loadable_game(
+    folder: Path, savers: Callable[..., Savers]
+) -> None:
     path = folder / "auto.mqsave"
     eng = engine()
-
-    def game() -> None:
-        seed = os.getpid()
-        while True:
-            store = LocalStore.new(eng, SEATS, seed, bot_delay=0)
-            store.autosave_to(path)
-            while store.step_bot():
-                pass
-            seed += 1
-
+    games = savers("game", path)  # each child plays computer games, autosaving to path
     rnd = random.Random(5)
     moves = set()
     for _ in range(GAME_KILLS):
         was = _inode(path)
-        pid = fork(game)
+        pid = games.fork()
         for _ in range(rnd.randint(1, 8)):  # games at different points: after a number of saves ...
             wait_for_a_write(path, was)
             was = _inode(path)
         time.sleep(rnd.uniform(0, 0.005))  # ... and then at a random moment (a move and its save: under 1 ms)
-        kill(pid)
+        games.kill(pid)
         store = LocalStore.load(path, eng, bot_delay=0, verify=True, backups=False)
         moves.add(len(store.actions))
     assert len(moves) >= 5, sorted(moves)  # games at many different points were saved and reloaded
