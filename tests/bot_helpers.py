@@ -11,7 +11,6 @@ import msgspec
 import pytest
 
 from mqtui.bots import Bot, make_bot
-from mqtui.engine.actions import Action
 from mqtui.engine.cards import DXM, TREASURE
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine, copy_state
@@ -30,12 +29,34 @@ def new_game(engine: Engine, seed: int, players: int = 4) -> State:
 
 
 class _Game:
-    """One game between bots, as far as it has been played: its actions, and the bots to go on."""
+    """One game between bots, as far as it has been played: the state before each decision (msgpack),
+    and the state and the bots to go on with."""
 
     def __init__(self, engine: Engine, seed: int, drivers: str) -> None:
         self.players = 2 + seed % 3
         self.bots = [make_bot(drivers, seed * 10 + i) for i in range(self.players)]
-        self.actions: list[Action] = []
+        self.state = new_game(engine, seed, self.players)
+        self.kept: list[bytes] = []
+        self.tops: list[str] = []  # the kind of each kept position's top frame
+
+    def reach(self, engine: Engine, step: int) -> bool:
+        """Play on until the position before decision ``step`` is kept; False if the game ends first
+        (the game is over, or round 60 is over)."""
+        s = self.state
+        while len(self.kept) <= step:
+            if s.stage == STAGE_OVER or s.round > 60:
+                return False
+            self.kept.append(_ENCODE(s))
+            self.tops.append(s.frames[-1].kind if s.frames else "")
+            seat = engine.deciding(s)
+            bot = self.bots[seat]
+            view = view_for(s, seat) if bot.needs_view else None
+            engine.apply(s, bot.choose(engine, view, seat, list(engine.legal(s, seat))).action)
+        return True
+
+
+_ENCODE = msgspec.msgpack.Encoder().encode
+_DECODE = msgspec.msgpack.Decoder(State).decode
 
 
 @functools.cache
@@ -44,28 +65,31 @@ def _game(engine: Engine, seed: int, drivers: str) -> _Game:
 
 
 def positions(
-    engine: Engine, seeds: range, every: int, drivers: str = "random", copy: bool = True
+    engine: Engine, seeds: range, every: int, drivers: str = "random", top: str | None = None
 ) -> Iterator[State]:
-    """States met while ``drivers`` bots play whole games, one in ``every`` decisions (``copy=False``:
-    the game's own state, for a caller that only reads it before asking for the next one).
+    """States met while ``drivers`` bots play whole games, one in ``every`` decisions (each a state of
+    the caller's own); with ``top``, only those whose top frame is of that kind.
 
-    Each game is played once per process (per xdist worker): its actions are kept, and a later call
-    replays them (the engine is deterministic), letting the bots play on only where no call got to."""
+    Each game is played once per process (per xdist worker), and the position before each decision
+    kept (msgpack, ~3 KB): a later call reads the positions it wants from there instead of playing
+    the game again, and the bots play on only where no call got to."""
     for seed in seeds:
         game = _game(engine, seed, drivers)
-        s = new_game(engine, seed, game.players)
         rnd = random.Random(seed)
         step = 0
-        while s.stage != STAGE_OVER and s.round <= 60:
-            seat = engine.deciding(s)
-            if step % every == rnd.randrange(every):
-                yield copy_state(s) if copy else s
-            if step == len(game.actions):
-                bot = game.bots[seat]
-                view = view_for(s, seat) if bot.needs_view else None
-                game.actions.append(bot.choose(engine, view, seat, list(engine.legal(s, seat))).action)
-            engine.apply(s, game.actions[step])
+        while game.reach(engine, step):
+            if step % every == rnd.randrange(every) and top in (None, game.tops[step]):
+                yield _DECODE(game.kept[step])
             step += 1
+
+
+def ending(engine: Engine, seed: int, drivers: str) -> State:
+    """The last position of the pooled game ``seed`` between ``drivers`` bots (played out first): the
+    game is over, or round 60 is."""
+    game = _game(engine, seed, drivers)
+    while game.reach(engine, len(game.kept)):
+        pass
+    return game.state
 
 
 def hide_differently(engine: Engine, s: State, seat: int, rnd: random.Random) -> State:
@@ -113,7 +137,7 @@ def legal_choices_everywhere(
     games; every choice must be legal and explained in one line. Returns how many were asked."""
     asked = 0
     for drivers, seeds in games:
-        for s in positions(engine, seeds, every=3, drivers=drivers, copy=False):
+        for s in positions(engine, seeds, every=3, drivers=drivers):
             seat = engine.deciding(s)
             legal = engine.legal(s, seat)
             choice = bot(asked).choose(engine, view_for(s, seat), seat, list(legal))

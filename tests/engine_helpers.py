@@ -105,35 +105,44 @@ def card_places(s: State) -> Counter[int]:
     return Counter(held_cards(s))
 
 
+@functools.cache
+def _every_card() -> set[int]:
+    return set(range(len(engine().cards.deck_of)))
+
+
+_ENTRANCE = cell_key(0, 0)
+_ENTRANCE_EDGES = tuple(edge_key(0, 0, d) for d in range(4))
+
+
 def check_invariants(s: State) -> None:
     """Raise AssertionError when any rule that must always hold is broken."""
     e = engine()
-    t = e.cards
     held = held_cards(s)
-    n = len(t.deck_of)
-    # the quick test: n distinct card numbers from 0 to n - 1 (each card exactly once)
-    if not (len(held) == n and len(set(held)) == n and min(held) >= 0 and max(held) < n):
+    every = _every_card()
+    # the quick test: as many cards as there are, and every one of them (so each exactly once)
+    if not (len(held) == len(every) and set(held) == every):
         places = Counter(held)
-        assert set(places) == set(range(len(t.deck_of))), "a card is missing or unknown"
+        assert set(places) == every, "a card is missing or unknown"
         doubled = [u for u, n in places.items() if n != 1]
         assert not doubled, f"cards in more than one place: {doubled}"
     for f in s.frames:
         if f.kind == REWARD:  # the cards being shared out: still with the winner, or given to the helper
             shared = s.heroes[s.active].hand + s.heroes[f.target].hand
             assert all(u in shared for u in f.options), "a reward frame names a card nobody holds"
+    grid = s.grid
     for h in s.heroes:
         assert 1 <= h.level <= 10, f"{h.name} at Level {h.level}"
         assert 0 <= h.life <= h.max_life, f"{h.name} at {h.life} Life"
         assert h.gold >= 0, f"{h.name} has {h.gold} gold"
         assert h.moves >= 0, f"{h.name} has {h.moves} Moves"
         if not h.dead:
-            assert cell_key(h.x, h.y) in s.grid, f"{h.name} stands outside the dungeon"
+            assert cell_key(h.x, h.y) in grid, f"{h.name} stands outside the dungeon"
     for m in s.monsters:
         assert (m.x, m.y) != (0, 0), f"monster {m.id} is in the Entrance"
-        assert cell_key(m.x, m.y) in s.grid
-    for d in range(4):
-        assert s.edges[edge_key(0, 0, d)] == "passage", "the Entrance's connections changed"
-    assert s.grid[cell_key(0, 0)] == 0 and s.rooms[0].room == -1, "the Entrance moved"
+        assert cell_key(m.x, m.y) in grid
+    edges = s.edges
+    assert all(edges[k] == "passage" for k in _ENTRANCE_EDGES), "the Entrance's connections changed"
+    assert grid[_ENTRANCE] == 0 and s.rooms[0].room == -1, "the Entrance moved"
     if s.stage != "over":
         who = e.deciding(s)
         assert who >= 0, "nobody must decide, but the game is not over"

@@ -13,7 +13,7 @@ from bot_helpers import hidden_variants, positions, same_games
 from mqtui.bots.advice import Advice, advise, you
 from mqtui.bots.normal import decide
 from mqtui.cli import main
-from mqtui.engine.game import Engine, copy_state
+from mqtui.engine.game import Engine
 from mqtui.engine.state import ACT, FLEE, INVITE, WINDOW, State
 from mqtui.engine.view import view_for
 from mqtui.store import LocalStore, Seat
@@ -56,13 +56,13 @@ def test_the_advice_is_the_normal_bots_legal_choice_in_one_line(engine: Engine) 
 
 
 def _first(engine: Engine, want: str, own_fight: bool = False) -> State:
-    for s in positions(engine, range(100, 130), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 130), every=1, drivers="normal", top=want):
         f = s.frames[-1] if s.frames else None
         if f is None or f.kind != want or len(s.heroes) != 4:
             continue
         if own_fight and (s.combat is None or f.stage != "pre" or f.seat != s.combat.active):
             continue
-        return copy_state(s)
+        return s
     raise AssertionError(f"no {want} position")
 
 
@@ -75,7 +75,7 @@ def test_in_its_own_fight_the_player_hears_the_odds_and_the_escape(engine: Engin
 
 
 def test_a_helper_who_turns_the_fight_is_named(engine: Engine) -> None:
-    for s in positions(engine, range(100, 140), every=1, drivers="normal", copy=False):
+    for s in positions(engine, range(100, 140), every=1, drivers="normal", top=WINDOW):
         f = s.frames[-1] if s.frames else None
         if f is None or f.kind != WINDOW or s.combat is None or f.stage != "pre" or f.seat != s.combat.active:
             continue

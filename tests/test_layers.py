@@ -45,8 +45,11 @@ def _imports(tree: ast.AST) -> tuple[set[str], set[str]]:
             todo.extend((child, True) for child in node.body)
             todo.extend((child, types_only) for child in node.orelse)
             continue
-        todo.extend((child, types_only) for child in ast.iter_child_nodes(node))
+        todo.extend((child, types_only) for child in ast.iter_child_nodes(node) if isinstance(child, _HOLDS))
     return runtime, typed
+
+
+_HOLDS = (ast.stmt, ast.excepthandler, ast.match_case)  # what an import can be in (never an expression)
 
 
 @functools.cache

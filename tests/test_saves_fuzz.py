@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import msgspec
 import pytest
 from engine_helpers import engine
 
@@ -27,6 +28,9 @@ from mqtui.saves.model import FORMAT, PREFIX_SIZE
 from mqtui.store import LocalStore, Seat
 
 ROOT = Path(__file__).resolve().parent.parent
+# the edited trees re-encoded: msgspec writes the very bytes msgpack.packb does for them (checked on
+# every case of these seeds), in a quarter of the time
+pack = msgspec.msgpack.Encoder().encode
 SEATS = (Seat("Ann", "red"), Seat("Bob", "blue", "random"), Seat("Cy", "green", "random"))
 
 
@@ -234,11 +238,11 @@ def test_structural_mutations_reach_the_checks() -> None:
     def make(r: random.Random) -> bytes:
         if r.random() < 0.15:
             h = mutate_structure(r, msgpack.unpackb(header, raw=False), list(header_paths))
-            return pack_file(msgpack.packb(h), body, fmt)
+            return pack_file(pack(h), body, fmt)
         b, paths, own = plain_body, list(body_paths), set[int]()
         for _ in range(r.randint(1, 3)):
             b = mutate_structure(r, b, paths, own)
-        return pack_file(header, msgpack.packb(b), fmt)
+        return pack_file(header, pack(b), fmt)
 
     assert plain_body and plain_header
     counts = run_cases(4000, 3, make)
@@ -259,9 +263,9 @@ def test_content_mutations_reach_the_content_checks() -> None:
         c, paths, own = plain_content, list(content_paths), set[int]()
         for _ in range(r.randint(1, 3)):
             c = mutate_structure(r, c, paths, own)
-        data = zlib.compress(msgpack.packb(c), 0)  # (stored: the loader reads any level the same)
+        data = zlib.compress(pack(c), 0)  # (stored: the loader reads any level the same)
         b = dict(plain_body, content=dict(plain_body["content"], data=data))
-        return pack_file(header, msgpack.packb(b), fmt)
+        return pack_file(header, pack(b), fmt)
 
     counts = run_cases(600, 5, make)
     assert counts["refused"] > 200 and counts["ok"] > 20
@@ -276,7 +280,7 @@ def test_old_format_mutations() -> None:
 
     def make(r: random.Random) -> bytes:
         b = mutate_structure(r, plain_body, list(body_paths), set())
-        return pack_file(header, msgpack.packb(b), fmt)
+        return pack_file(header, pack(b), fmt)
 
     eng = Engine(load_content([ROOT / "tests" / "fixtures" / "minimal_content"]))
     assert not saves.content_mismatch(saves.read(ROOT / "saves" / "format-0.mqsave"), eng)

@@ -252,6 +252,34 @@ async def test_charity_in_one_dialog() -> None:
         assert all(f.kind != "charity" for f in store.state.frames)
 
 
+@pytest.mark.parametrize("dialog", ["charity", "history", "choose", "room"])
+async def test_a_dialog_closed_before_it_has_opened_leaves_the_game_running(dialog: str) -> None:
+    """The game closes its private dialogs when the game moves on (charity given elsewhere, a hand-off);
+    that can come before a dialog just pushed has mounted (CI once crashed on it: NoMatches '#count')."""
+    from mqtui.ui.screens.charity import CharityDialog
+    from mqtui.ui.screens.history import HistoryScreen
+    from mqtui.ui.screens.room import RoomScreen
+
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.snapshot is not None
+        opened = {
+            "charity": lambda: CharityDialog(store.cards, list(hero(store, 0).hand), 1, ""),
+            "history": lambda: HistoryScreen(screen.snapshot),  # type: ignore[arg-type]
+            "choose": lambda: ChooseAction("Which?", [("End", Action(0, "end"))]),
+            "room": lambda: RoomScreen("A room"),
+        }[dialog]()
+        app.push_screen(opened)
+        screen._close_dialogs()  # in the same tick: the dialog has not mounted yet
+        await settle(pilot, app)
+        assert app.screen is screen and app.is_running
+        hand = screen.query_one("#hand")
+        await press(pilot, "h", lambda: screen.focused is hand, "the hand focused: the game still takes keys")
+
+
 async def test_charity_dialog_can_wait_and_enter_in_the_hand_reopens_it() -> None:
     from mqtui.ui.screens.charity import CharityDialog
 

@@ -10,8 +10,11 @@ drawing are those of tests/test_ui_frames.py).
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Any
 
 import pytest
+from rich.text import Text
 from test_ui_frames import Cell, Terminal, drawn_whole, to_terminal
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -21,7 +24,10 @@ from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.widgets.actions import ActionList
 from mqtui.ui.widgets.hand import CardList
+from mqtui.ui.widgets.hero_sheet import HeroSheet
+from mqtui.ui.widgets.kept import looks
 from mqtui.ui.widgets.log import GameLog
+from mqtui.ui.widgets.room_info import RoomInfo
 
 W, H = 80, 24
 
@@ -123,3 +129,108 @@ async def test_a_pane_key_shows_that_pane_focused_and_draws_nothing_when_it_is(
         await press(pilot, "a", lambda: app.focused is actions)
         await settle(pilot, app)
         assert frames[0] == before  # nothing changed: nothing drawn
+
+
+async def test_scrolling_a_pane_draws_its_lines_and_its_bar_as_the_screen_shows_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new scroll position draws the pane's lines again, not its scroll bar (it draws itself when it
+    looks different): after each key the terminal still equals a whole drawing."""
+    terminal = Terminal()
+    frames = to_terminal(monkeypatch, terminal)
+    store = store_for((("Ann", "human"), ("Bob", "human")), seed=4, setup_done=False)
+    app = local_app(store, handoff=False)
+    rng = random.Random(4)
+    async with app.run_test(size=(W, H)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        log = screen.query_one(GameLog)
+        while log.max_scroll_y < 8:  # a log longer than its pane
+            who = store.engine.deciding(store.state)
+            store.apply(rng.choice(list(store.engine.legal(store.state, who))))
+            await settle(pilot, app)
+        await press(pilot, "l", lambda: app.focused is log)
+        end = log.scroll_y
+        for key, moved in (("up", 1), ("up", 2), ("pageup", None), ("down", None), ("end", 0)):
+            before, drawn = log.scroll_y, frames[0]
+
+            def scrolled(b: float = before) -> bool:  # (the keys scroll smoothly: to the end of it)
+                return log.scroll_y != b and not app.animator.is_being_animated(log, "scroll_y")
+
+            await press(pilot, key, scrolled, key)
+            if moved is not None:
+                assert log.scroll_y == end - moved
+            await settle(pilot, app)
+            assert frames[0] > drawn
+            wrong = wrong_cells(screen, terminal)
+            assert not wrong, f"after {key}: {len(wrong)} cells differ, the first at {wrong[0]}"
+
+
+async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hero sheet and the room lines are made again when what they come from changes (the hero's
+    hand, which the compact sheet does not show...): a text drawn as the one on show (``Kept``) does not
+    draw the pane again; a new one does, and the terminal shows it."""
+    terminal = Terminal()
+    frames = to_terminal(monkeypatch, terminal)
+    redrawn: Counter[str] = Counter()  # each pane's own redraws
+    made: Counter[str] = Counter()  # texts made for each pane
+    for pane in (HeroSheet, RoomInfo):
+        refresh, fit = pane.refresh, pane._fit
+
+        def counting(self: Any, *regions: Any, refresh: Any = refresh, **kwargs: Any) -> Any:
+            redrawn[type(self).__name__] += 1
+            return refresh(self, *regions, **kwargs)
+
+        def fitting(self: Any, fit: Any = fit) -> None:
+            made[type(self).__name__] += 1
+            fit(self)
+
+        monkeypatch.setattr(pane, "refresh", counting)
+        monkeypatch.setattr(pane, "_fit", fitting)
+    store = store_for((("Ann", "human"), ("Bob", "random")), seed=4, setup_done=False)
+    app = local_app(store)  # (one pair of eyes)
+    rng = random.Random(4)
+    kept, new = Counter[str](), Counter[str]()  # texts made again the same, and other texts
+    async with app.run_test(size=(W, H)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        actions = screen.query_one(ActionList)
+        panes = {"HeroSheet": screen.query_one(HeroSheet), "RoomInfo": screen.query_one(RoomInfo)}
+        for step in range(40):
+            before = {name: shown(pane) for name, pane in panes.items()}
+            counts = redrawn.copy(), made.copy()
+            n = store.state.n
+            if actions.entry_count and app.screen is screen:
+                await press(
+                    pilot, "1", lambda n=n: store.state.n != n or app.screen is not screen, "action 1"
+                )
+            if app.screen is not screen:
+                await press(pilot, "escape", lambda: app.screen is screen)
+            if store.state.n == n:  # (the computer's moves too: the app shows them through Ann's eyes)
+                who = store.engine.deciding(store.state)
+                store.apply(rng.choice(list(store.engine.legal(store.state, who))))
+            await settle(pilot, app)
+            for name, pane in panes.items():
+                if made[name] != counts[1][name] + 1:  # (made once: not changed and changed back)
+                    continue
+                if shown(pane) == before[name]:
+                    kept[name] += 1
+                    assert redrawn[name] == counts[0][name], f"step {step}: {name} drawn again, unchanged"
+                else:
+                    new[name] += 1
+                    assert redrawn[name] > counts[0][name]
+            if app.screen is screen:  # (not under a dialog that opened by itself: the charity...)
+                wrong = wrong_cells(screen, terminal)
+                assert not wrong, f"step {step}: {len(wrong)} cells differ, the first at {wrong[0]}"
+    assert all(kept[name] and new[name] for name in panes) and frames[0] > 40, (kept, new)
+
+
+def shown(pane: HeroSheet | RoomInfo) -> tuple[object, ...]:
+    """What the pane shows: its text (all that makes how it is drawn), its size and title."""
+    content = pane.content
+    assert isinstance(content, Text)
+    return looks(content), pane.size, pane.border_title

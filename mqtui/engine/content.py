@@ -153,7 +153,7 @@ def _parse_toml(path: Path, shown: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ContentError(f"{shown}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
-        return tomllib.loads(text)
+        return _parse_text(text)
     except tomllib.TOMLDecodeError as exc:
         m = _TOML_AT.search(str(exc))
         if m:
@@ -162,6 +162,14 @@ def _parse_toml(path: Path, shown: str) -> dict[str, Any]:
                 f"{shown}: line {m.group(1)}, column {m.group(2)}: TOML syntax error: {what}"
             ) from None
         raise ContentError(f"{shown}: TOML syntax error: {exc}") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_text(text: str) -> dict[str, Any]:
+    """A file's TOML, parsed once per text (the same files are loaded again in other folders, with a
+    pack, after an edit elsewhere...). The tables are shared: read them, never change them (the
+    loader copies an entry before it takes ``replace`` out, and msgspec copies what it converts)."""
+    return tomllib.loads(text)
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")

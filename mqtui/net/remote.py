@@ -78,21 +78,44 @@ def prompt_input_stop() -> None:
     """Textual's Linux driver reads the terminal in a thread that looks every 0.1 s whether to stop,
     and once more after that: an app took 0.1-0.2 s to end after its last screen (a player leaving a
     table waited that long for the lobby, a stopping host for each of its apps). Here the driver's
-    stop also wakes that thread's wait, through a pipe of this process. (Local games use it too.)"""
+    stop also wakes that thread's wait, through a pipe of this process. (Local games use it too.)
+
+    With the stop on the pipe, that thread also no longer wakes 10 times a second for nothing (most
+    of an idle session's CPU): it waits for a byte, or, while its parser holds a lone Esc (the key, or
+    the start of a sequence), until the parser's time for it is up, as Textual's tick would find it."""
     import selectors
     import threading
     import types
 
     with contextlib.suppress(ImportError):
+        from textual._time import get_time
+        from textual._xterm_parser import XTermParser
         from textual.drivers import linux_driver
 
         driver = linux_driver.LinuxDriver
         if getattr(driver, "_prompt_stop", False):
             return  # (already, in this process)
         wake_r, wake_w = os.pipe()
+        owner = os.getpid()
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
         stopping = threading.Event()  # a driver's input is stopping: the pipe stays readable until done
+        reading = threading.local()  # the parser of this input thread (made just after its selector)
+
+        class WatchedParser(XTermParser):
+            """The input thread's parser, known to its selector."""
+
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                reading.parser = self
+
+        def wait_for(timeout: float | None) -> float | None:
+            """How long the input thread may wait: until a byte comes (or the stop), or until a pending
+            Esc is due (Textual's ``Parser.tick`` looks at ``_timeout_time``; without it, its poll)."""
+            due = getattr(getattr(reading, "parser", None), "_timeout_time", timeout)
+            if timeout is None or due is timeout or os.getpid() != owner:  # (a forked child: not its pipe)
+                return timeout
+            return None if due is None else max(0.0, due - get_time())
 
         def drain() -> None:
             with contextlib.suppress(OSError):
@@ -121,7 +144,7 @@ def prompt_input_stop() -> None:
                 super().register(wake_r, selectors.EVENT_READ)
 
             def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
-                ready = super().select(timeout)
+                ready = super().select(wait_for(timeout))
                 if not stopping.is_set() and any(key.fd == wake_r for key, _ in ready):
                     drain()  # (a wake-up left over from another driver: never a busy loop)
                 return [(key, ev) for key, ev in ready if key.fd != wake_r]
@@ -138,6 +161,7 @@ def prompt_input_stop() -> None:
         )
         # (what its input thread makes its selector with; not an attribute the module exports)
         setattr(linux_driver, "selectors", shim)  # noqa: B010
+        setattr(linux_driver, "XTermParser", WatchedParser)  # noqa: B010  (what the thread makes)
         driver._prompt_stop = True  # type: ignore[attr-defined]
 
 

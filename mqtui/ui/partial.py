@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Region
 from textual.strip import Strip
 
@@ -27,6 +27,17 @@ class PartialCompositor(Compositor):
         self._changed = list(self._dirty_regions)
         try:
             return super().render_partial_update()
+        finally:
+            self._changed = None
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        """A whole frame (the screen back from under a dialog, a new size): every cell changed, so the
+        containers wholly behind their panes are not drawn either."""
+        if simplify:  # (an export: as Textual draws it)
+            return super().render_full_update(simplify)
+        self._changed = [self.size.region]
+        try:
+            return super().render_full_update(simplify)
         finally:
             self._changed = None
 
@@ -78,7 +89,8 @@ def partial_frames_fit() -> bool:
     """Whether this Textual's compositor has the parts the override above builds on (they are private:
     a Textual release that moves them gets Textual's own, whole-box frames instead of a broken screen)."""
     return all(
-        hasattr(Compositor, name) for name in ("render_partial_update", "_get_renders", "visible_widgets")
+        hasattr(Compositor, name)
+        for name in ("render_partial_update", "render_full_update", "_get_renders", "visible_widgets")
     ) and hasattr(Compositor(), "_dirty_regions")
 
 

@@ -42,6 +42,10 @@ class CharityDialog(ModalScreen[list[int] | None]):
         self.n = n
         self.to = to
         self.marked: list[int] = []  # in the order marked
+        # kept, not queried: the game can close this dialog before it has finished opening (the charity
+        # ended elsewhere, a hand-off), and then it is mounted without its children
+        self._options = OptionList(*[Option(self._prompt(u), id=f"card-{u}") for u in hand])
+        self._count_label = Label(id="count")
 
     def compose(self) -> ComposeResult:
         what = f"give {self.n} to {self.to}" if self.to else f"discard {self.n}"
@@ -50,8 +54,8 @@ class CharityDialog(ModalScreen[list[int] | None]):
             yield Label(
                 f"You hold {len(self.hand)} cards, {len(self.hand) - self.n} at most: {what}.", id="title"
             )
-            yield OptionList(*[Option(self._prompt(u), id=f"card-{u}") for u in self.hand])
-            yield Label(id="count")
+            yield self._options
+            yield self._count_label
         yield QuietFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -78,10 +82,10 @@ class CharityDialog(ModalScreen[list[int] | None]):
             text = f"Marked {self.n - left}: {-left} too many (space unmarks)."
         else:
             text = f"Marked {self.n}: Enter to {verb} them."
-        self.query_one("#count", Label).update(text)
+        self._count_label.update(text)
 
     def action_mark(self) -> None:
-        options = self.query_one(OptionList)
+        options = self._options
         i = options.highlighted
         if i is None:
             return

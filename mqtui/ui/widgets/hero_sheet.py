@@ -11,6 +11,7 @@ from mqtui.engine.heroes import describe, power_total, usable
 from mqtui.engine.state import ACT, Hero
 from mqtui.store import Snapshot
 from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name, fit_lines
+from mqtui.ui.widgets.kept import Kept
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.steady import SteadySize
 
@@ -78,7 +79,7 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False, m
     return t
 
 
-class HeroSheet(NoLinks, SteadySize, Static):
+class HeroSheet(Kept, NoLinks, SteadySize, Static):
     """The viewer's hero, or (``o``) another hero's public facts."""
 
     DEFAULT_CSS = """
@@ -97,6 +98,7 @@ class HeroSheet(NoLinks, SteadySize, Static):
         self._key: object = None
         self._full = Text()
         self._lines = -1
+        self._title = ""
 
     def seat(self) -> int:
         snap = self.snapshot
@@ -127,7 +129,9 @@ class HeroSheet(NoLinks, SteadySize, Static):
             return
         self._key = key
         mine = seat == snap.seat
-        self.border_title = "Your hero" if mine else f"{hero.name} (o: next hero)"
+        title = "Your hero" if mine else f"{hero.name} (o: next hero)"
+        if title != self._title:  # (setting a title draws the whole pane again, even the same title)
+            self._title = self.border_title = title
         self._full = hero_text(self.cards, hero, mine, self.compact, moving)
         self._fit()
 

@@ -171,7 +171,7 @@ class GameLog(SteadyScroll, RichLog):
     def _append(self, entries: tuple[LogLine, ...]) -> None:
         """Write new entries at the end: the lines ``write`` gives each, drawn in one pass, and the
         pane's size (and scroll bar) set once for all of them."""
-        self.refresh(self.size.region)  # the lines (the border stays as it is)
+        self.refresh(self.lines_region())  # (not the border, nor the scroll bar)
         width = self._wrap_width()
         if width < 1:
             for line in entries:

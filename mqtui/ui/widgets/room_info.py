@@ -14,6 +14,7 @@ from mqtui.engine.state import State
 from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
 from mqtui.ui.describe import SEARCH_STATES, card_name, fit_lines, room_def_at
+from mqtui.ui.widgets.kept import Kept
 from mqtui.ui.widgets.nolinks import NoLinks
 
 ARROW_OF = {"N": "↑N", "E": "→E", "S": "↓S", "W": "←W"}
@@ -79,7 +80,7 @@ def player_styles(app: App[object]) -> dict[str, Style]:
     return {c: theme_style(app, c, bold=True) for c in COLOURS}
 
 
-class RoomInfo(NoLinks, Static):
+class RoomInfo(Kept, NoLinks, Static):
     """The inspector lines under the map for the cursor room (``i`` shows all of it)."""
 
     DEFAULT_CSS = """

@@ -21,7 +21,7 @@ from math import ceil
 from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.widgets import ContentSwitcher
@@ -117,6 +117,19 @@ class SteadyScroll(_Base):
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
     _sized: object = None
+
+    def lines_region(self) -> Region:
+        """The pane's lines (in its own coordinates): neither its border nor its scroll bar, which draws
+        itself when it looks different (a region across its column would draw it again as well)."""
+        lines = self.scrollable_content_region
+        return Region(0, 0, lines.width, lines.height)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """(As Textual's scrolling views, but the lines drawn again for a new position leave out the bar.)"""
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.position = new_value
+        if round(old_value) != round(new_value):
+            self.refresh(self.lines_region())
 
     def _size_updated(
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
