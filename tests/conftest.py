@@ -28,7 +28,6 @@ import pytest
 from engine_helpers import engine as base_engine
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
-from textual._styles_cache import StylesCache
 
 from mqtui.engine.game import Engine
 
@@ -74,16 +73,6 @@ def _own_data_and_home(
     monkeypatch.setenv("HOME", str(root / "home"))
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.delenv("NO_COLOR", raising=False)
-
-
-@pytest.fixture(autouse=True)
-def _no_widget_kept_after_the_test() -> Iterator[None]:
-    """Textual's ``StylesCache.get_inner_outer`` is an ``lru_cache`` on a method: it keeps the last 1024
-    widgets' style caches alive (with every line they drew) for the life of the process. Over a worker's
-    UI tests that is a few hundred thousand objects that every full pass of the garbage collector walks
-    again (~0.25 s a pass); emptied after each test, they go with their app."""
-    yield
-    StylesCache.get_inner_outer.cache_clear()
 
 
 def _weight(item: pytest.Item) -> float:
