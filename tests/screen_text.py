@@ -83,10 +83,11 @@ def public_private_names(store: LocalStore) -> set[str]:
     them."""
     spectator = set()
     log = "\n".join(line.text for line in store.snapshot(-1).log)
+    private = [private_names(store, s) for s in range(len(store.seats))]
     for hero in store.state.heroes:
         for uid in hero.hand:
             name = store.cards.names[uid]
             others = [s for s in range(len(store.seats)) if s != hero.seat]
-            if all(name in private_names(store, s) for s in others) and name not in log:
+            if all(name in private[s] for s in others) and name not in log:
                 spectator.add(name)
     return spectator

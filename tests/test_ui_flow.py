@@ -81,7 +81,7 @@ async def test_a_game_against_the_computer_needs_no_key_to_let_play_go_on(monkey
     Before the countdown and the auto-pass: 52 passes in 24 computer fights (seed 21; seed 5: 72 in 29)."""
     from mqtui.ui.flow import PassCountdown
 
-    monkeypatch.setattr(PassCountdown, "TICK", 0.01)
+    monkeypatch.setattr(PassCountdown, "TICK", 0.001)  # (the test polls for each pass while it counts down)
     monkeypatch.setattr("textual.screen.UPDATE_PERIOD", 1.0)  # frames: nothing here reads the drawing
 
     # The computer players' moves between two of Ann's decisions are made at once, so the screen shows

@@ -40,13 +40,42 @@ class Terminal:
                     if control[0] == ControlType.CURSOR_MOVE_TO:
                         x, y = int(control[1]), int(control[2])  # type: ignore[misc]
                 continue
-            for char in segment.text:
-                if char == "\n":
+            text = segment.text
+            if "\n" in text:
+                for line in text.split("\n")[:-1]:
+                    put(self.cells, x, y, line, segment.style)
                     x, y = 0, y + 1
-                    continue
-                if 0 <= y < H and 0 <= x < W:
-                    self.cells[y][x] = (char, segment.style)
-                x += cell_len(char)
+                text = text.rpartition("\n")[2]
+            x = put(self.cells, x, y, text, segment.style)
+
+
+def put(cells: list[list[Cell]], x: int, y: int, text: str, style: Style | None) -> int:
+    """Write ``text`` (no line break) into row ``y`` from column ``x``, as a terminal does (cut at the
+    edge; a wide character takes its cell and the next one's place); returns the column after it."""
+    one_each = _ONE_CELL.issuperset(text) or _one_cell_each(text)
+    width = len(text) if one_each else cell_len(text)
+    if 0 <= y < H and x < W:
+        row = cells[y]
+        if one_each and x >= 0:  # (most text) the row's cells in one go
+            end = min(x + width, W)
+            row[x:end] = [(char, style) for char in text[: end - x]]
+        else:
+            column = x
+            for char in text:
+                if 0 <= column < W:
+                    row[column] = (char, style)
+                column += cell_len(char)
+    return x + width
+
+
+_ONE_CELL: set[str] = set()  # the characters seen so far that take one cell
+
+
+def _one_cell_each(text: str) -> bool:
+    if any(cell_len(char) != 1 for char in set(text)):
+        return False
+    _ONE_CELL.update(text)
+    return True
 
 
 def drawn_whole(screen: Screen[object]) -> list[list[Cell]]:
@@ -54,10 +83,7 @@ def drawn_whole(screen: Screen[object]) -> list[list[Cell]]:
     for y, strip in enumerate(screen._compositor.render_strips()):
         x = 0
         for segment in strip:
-            for char in segment.text:
-                if x < W:
-                    cells[y][x] = (char, segment.style)
-                x += cell_len(char)
+            x = put(cells, x, y, segment.text, segment.style)
     return cells
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from endgame_helpers import finished_game, game_until, replay_to_round_3
-from ui_helpers import local_app, press, settle
+from ui_helpers import local_app, press, screenshot
 
 from mqtui.saves import slots
 from mqtui.ui.app import MQApp
@@ -27,17 +27,15 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 async def _results(pilot) -> None:  # type: ignore[no-untyped-def]
     app = pilot.app
-    await settle(pilot, app)
     await press(pilot, "enter", lambda: isinstance(app.screen, GameOverScreen), "the results")
-    await pilot.pause()  # (the picture is taken once the app is idle)
 
 
-def test_game_over_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(local_app(game_until(-1)), terminal_size=(80, 24), run_before=_results)
+async def test_game_over_80x24(svg_snapshot) -> None:  # type: ignore[no-untyped-def]
+    assert svg_snapshot == await screenshot(local_app(game_until(-1)), (80, 24), _results)
 
 
-def test_replay_80x24(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+async def test_replay_80x24(svg_snapshot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / f"finished{slots.SUFFIX}"
     finished_game().save(path)
     app = MQApp(settings=Settings(), save_settings_file=False, bot_delay=0, replay=path)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=replay_to_round_3)
+    assert svg_snapshot == await screenshot(app, (80, 24), replay_to_round_3)
