@@ -220,11 +220,12 @@ class GameScreen(SteadyScreen[None]):
         return not (wide and tall), not tall, not wide
 
     def _layout_classes(self) -> None:
+        wide = self.has_class("-wide")
         sheet, hand, actions = self._compact()
         self.query_one(HeroSheet).compact = sheet
         self.query_one(CardList).compact = hand
         self.query_one(ActionList).compact = actions
-        if self.has_class("-wide") and self.query_one(ContentSwitcher).current != "map":
+        if wide and self.query_one(ContentSwitcher).current != "map":
             self.query_one(ContentSwitcher).current = "map"
 
     # -- snapshots ------------------------------------------------------------------------------------
