@@ -42,6 +42,7 @@ def wrong_cells(screen: Screen[object], terminal: Terminal) -> list[tuple[int, i
     return [(x, y) for y in range(H) for x in range(W) if whole[y][x] != terminal.cells[y][x]]
 
 
+@pytest.mark.slow(seconds=3)
 async def test_playing_by_keys_leaves_the_terminal_as_the_screen_is_drawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -102,6 +103,7 @@ def border(cells: list[list[Cell]], screen: GameScreen, pane_id: str) -> Cell:
     return cells[region.y][region.x]
 
 
+@pytest.mark.slow
 async def test_a_pane_key_shows_that_pane_focused_and_draws_nothing_when_it_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
