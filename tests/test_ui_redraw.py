@@ -18,7 +18,7 @@ from rich.text import Text
 from test_ui_frames import Cell, Terminal, drawn_whole, to_terminal
 from textual.pilot import Pilot
 from textual.screen import Screen
-from ui_helpers import local_app, press, settle, store_for
+from ui_helpers import local_app, press, redraw, settle, store_for
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
@@ -27,6 +27,7 @@ from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 from mqtui.ui.widgets.kept import looks
 from mqtui.ui.widgets.log import GameLog
+from mqtui.ui.widgets.map import MapView
 from mqtui.ui.widgets.room_info import RoomInfo
 
 W, H = 80, 24
@@ -227,6 +228,39 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
                 wrong = wrong_cells(screen, terminal)
                 assert not wrong, f"step {step}: {len(wrong)} cells differ, the first at {wrong[0]}"
     assert all(kept[name] and new[name] for name in panes) and frames[0] > 40, (kept, new)
+
+
+async def test_room_lines_hidden_in_a_fight_show_the_map_cursor_room_once_settled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 80x24 a fight hides the room lines. The map cursor moves meanwhile (it follows the hero whose
+    turn it is) and tells the room lines by a message that goes up to the screen, which hands it on.
+    Shown again, they draw the cursor room; once the app has settled after a move, the terminal shows
+    it as a whole drawing does (not the lines of the room before)."""
+    terminal = Terminal()
+    to_terminal(monkeypatch, terminal)
+    app = local_app(store_for(seed=3))
+    async with app.run_test(size=(W, H)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        room_lines, map_view = screen.query_one(RoomInfo), screen.query_one(MapView)
+        home, row = room_lines.cell, room_lines.region.y
+        room_lines.add_class("-fighting")  # (what a fight does at 80x24)
+        await settle(pilot, app)
+        assert not room_lines.display
+        for move, cell, name in (
+            (lambda: map_view.action_cursor(1), (home[0] + 1, home[1]), "Unexplored space"),  # hidden
+            (lambda: room_lines.remove_class("-fighting"), (home[0] + 1, home[1]), "Unexplored space"),
+            (map_view.action_home, home, "The Entrance"),  # the cursor back on the hero's room
+        ):
+            move()
+            await redraw(pilot)  # (nothing changed in the game: all of settle but its first drains)
+            assert room_lines.cell == cell
+            if room_lines.display:
+                wrong = wrong_cells(screen, terminal)
+                assert not wrong, f"{name}: {len(wrong)} cells differ, the first at {wrong[0]}"
+                assert name in "".join(char for char, _ in terminal.cells[row])
 
 
 def shown(pane: HeroSheet | RoomInfo) -> tuple[object, ...]:
