@@ -132,40 +132,27 @@ async def test_a_pane_key_shows_that_pane_focused_and_draws_nothing_when_it_is(
         assert frames[0] == before  # nothing changed: nothing drawn
 
 
-async def test_scrolling_a_pane_draws_its_lines_and_its_bar_as_the_screen_shows_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A new scroll position draws the pane's lines again, not its scroll bar (it draws itself when it
+async def scroll_the_log(pilot: Pilot[object], app: MQApp, terminal: Terminal, frames: list[int]) -> None:
+    """A new scroll position draws the log's lines again, not its scroll bar (it draws itself when it
     looks different): after each key the terminal still equals a whole drawing."""
-    terminal = Terminal()
-    frames = to_terminal(monkeypatch, terminal)
-    store = store_for((("Ann", "human"), ("Bob", "human")), seed=4, setup_done=False)
-    app = local_app(store, handoff=False)
-    rng = random.Random(4)
-    async with app.run_test(size=(W, H)) as pilot:
+    screen = app.screen
+    log = screen.query_one(GameLog)
+    assert log.max_scroll_y >= 8  # (a log longer than its pane)
+    await press(pilot, "l", lambda: app.focused is log)
+    end = log.scroll_y
+    for key, moved in (("up", 1), ("up", 2), ("pageup", None), ("down", None), ("end", 0)):
+        before, drawn = log.scroll_y, frames[0]
+
+        def scrolled(b: float = before) -> bool:  # (the keys scroll smoothly: to the end of it)
+            return log.scroll_y != b and not app.animator.is_being_animated(log, "scroll_y")
+
+        await press(pilot, key, scrolled, key)
+        if moved is not None:
+            assert log.scroll_y == end - moved
         await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        log = screen.query_one(GameLog)
-        while log.max_scroll_y < 8:  # a log longer than its pane
-            who = store.engine.deciding(store.state)
-            store.apply(rng.choice(list(store.engine.legal(store.state, who))))
-            await settle(pilot, app)
-        await press(pilot, "l", lambda: app.focused is log)
-        end = log.scroll_y
-        for key, moved in (("up", 1), ("up", 2), ("pageup", None), ("down", None), ("end", 0)):
-            before, drawn = log.scroll_y, frames[0]
-
-            def scrolled(b: float = before) -> bool:  # (the keys scroll smoothly: to the end of it)
-                return log.scroll_y != b and not app.animator.is_being_animated(log, "scroll_y")
-
-            await press(pilot, key, scrolled, key)
-            if moved is not None:
-                assert log.scroll_y == end - moved
-            await settle(pilot, app)
-            assert frames[0] > drawn
-            wrong = wrong_cells(screen, terminal)
-            assert not wrong, f"after {key}: {len(wrong)} cells differ, the first at {wrong[0]}"
+        assert frames[0] > drawn
+        wrong = wrong_cells(screen, terminal)
+        assert not wrong, f"after {key}: {len(wrong)} cells differ, the first at {wrong[0]}"
 
 
 async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
@@ -173,7 +160,8 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
 ) -> None:
     """The hero sheet and the room lines are made again when what they come from changes (the hero's
     hand, which the compact sheet does not show...): a text drawn as the one on show (``Kept``) does not
-    draw the pane again; a new one does, and the terminal shows it."""
+    draw the pane again; a new one does, and the terminal shows it. Then the log, long by now, is
+    scrolled by keys (:func:`scroll_the_log`: the same game, not a second one)."""
     terminal = Terminal()
     frames = to_terminal(monkeypatch, terminal)
     redrawn: Counter[str] = Counter()  # each pane's own redraws
@@ -227,6 +215,9 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
             if app.screen is screen:  # (not under a dialog that opened by itself: the charity...)
                 wrong = wrong_cells(screen, terminal)
                 assert not wrong, f"step {step}: {len(wrong)} cells differ, the first at {wrong[0]}"
+        if app.screen is not screen:
+            await press(pilot, "escape", lambda: app.screen is screen)
+        await scroll_the_log(pilot, app, terminal, frames)
     assert all(kept[name] and new[name] for name in panes) and frames[0] > 40, (kept, new)
 
 
