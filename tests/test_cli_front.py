@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mqtui import __version__, paths
 from mqtui.cli import COMMANDS
 
@@ -37,6 +39,7 @@ def test_version_and_help_list_every_command_on_one_line() -> None:
     assert max(map(len, lines)) <= 80
 
 
+@pytest.mark.slow
 def test_python_m_mqtui_is_the_mqtui_command() -> None:
     script = Path(sys.executable).parent / "mqtui"
     for args in (["--help"], ["--version"], ["content", "check", "--plain"]):

@@ -9,6 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
 from ssh_helpers import Term, needs_ssh, ssh_term
 from test_saves_upgrade import OLD, add_monster, first_monster, retune
 
@@ -18,6 +19,7 @@ from mqtui.net import persist
 pytestmark = needs_ssh
 
 
+@pytest.mark.slow
 async def test_serve_load_of_a_0_1_0_table_after_the_content_changed(tmp_path: Path) -> None:
     seeds = tmp_path / "seeds"
     shutil.copytree(ROOT_SEEDS, seeds, ignore=shutil.ignore_patterns("scenarios"))

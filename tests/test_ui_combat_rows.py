@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from textual.geometry import Region
 from textual.strip import Strip
 from ui_helpers import local_app, settle, store_for
@@ -18,6 +19,7 @@ def cells(strips: list[Strip]) -> list[list[tuple[str, object]]]:
     return [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
 
 
+@pytest.mark.slow
 async def test_a_fight_drawn_row_by_row_is_the_fight_drawn_whole(monkeypatch) -> None:
     partial = 0
     changed_rows = combat.changed_rows

@@ -84,6 +84,7 @@ async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24()
         assert over.query_one("Vertical").region.height <= 24
 
 
+@pytest.mark.slow
 async def test_replay_from_the_game_over_screen_steps_through_the_game() -> None:
     store = game_until(-1)
     app = local_app(store)

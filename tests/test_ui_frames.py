@@ -106,6 +106,7 @@ def to_terminal(monkeypatch: pytest.MonkeyPatch, terminal: Terminal) -> list[int
     return frames
 
 
+@pytest.mark.slow
 async def test_each_frame_leaves_the_terminal_as_the_screen_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
     terminal = Terminal()
     frames = to_terminal(monkeypatch, terminal)

@@ -18,7 +18,7 @@ from rich.text import Text
 from test_ui_frames import Cell, Terminal, drawn_whole, to_terminal
 from textual.pilot import Pilot
 from textual.screen import Screen
-from ui_helpers import local_app, press, settle, store_for
+from ui_helpers import local_app, press, redraw, settle, store_for
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
@@ -27,6 +27,7 @@ from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 from mqtui.ui.widgets.kept import looks
 from mqtui.ui.widgets.log import GameLog
+from mqtui.ui.widgets.map import MapView
 from mqtui.ui.widgets.room_info import RoomInfo
 
 W, H = 80, 24
@@ -42,6 +43,7 @@ def wrong_cells(screen: Screen[object], terminal: Terminal) -> list[tuple[int, i
     return [(x, y) for y in range(H) for x in range(W) if whole[y][x] != terminal.cells[y][x]]
 
 
+@pytest.mark.slow(seconds=3)
 async def test_playing_by_keys_leaves_the_terminal_as_the_screen_is_drawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -102,6 +104,7 @@ def border(cells: list[list[Cell]], screen: GameScreen, pane_id: str) -> Cell:
     return cells[region.y][region.x]
 
 
+@pytest.mark.slow
 async def test_a_pane_key_shows_that_pane_focused_and_draws_nothing_when_it_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -131,40 +134,27 @@ async def test_a_pane_key_shows_that_pane_focused_and_draws_nothing_when_it_is(
         assert frames[0] == before  # nothing changed: nothing drawn
 
 
-async def test_scrolling_a_pane_draws_its_lines_and_its_bar_as_the_screen_shows_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A new scroll position draws the pane's lines again, not its scroll bar (it draws itself when it
+async def scroll_the_log(pilot: Pilot[object], app: MQApp, terminal: Terminal, frames: list[int]) -> None:
+    """A new scroll position draws the log's lines again, not its scroll bar (it draws itself when it
     looks different): after each key the terminal still equals a whole drawing."""
-    terminal = Terminal()
-    frames = to_terminal(monkeypatch, terminal)
-    store = store_for((("Ann", "human"), ("Bob", "human")), seed=4, setup_done=False)
-    app = local_app(store, handoff=False)
-    rng = random.Random(4)
-    async with app.run_test(size=(W, H)) as pilot:
+    screen = app.screen
+    log = screen.query_one(GameLog)
+    assert log.max_scroll_y >= 8  # (a log longer than its pane)
+    await press(pilot, "l", lambda: app.focused is log)
+    end = log.scroll_y
+    for key, moved in (("up", 1), ("up", 2), ("pageup", None), ("down", None), ("end", 0)):
+        before, drawn = log.scroll_y, frames[0]
+
+        def scrolled(b: float = before) -> bool:  # (the keys scroll smoothly: to the end of it)
+            return log.scroll_y != b and not app.animator.is_being_animated(log, "scroll_y")
+
+        await press(pilot, key, scrolled, key)
+        if moved is not None:
+            assert log.scroll_y == end - moved
         await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        log = screen.query_one(GameLog)
-        while log.max_scroll_y < 8:  # a log longer than its pane
-            who = store.engine.deciding(store.state)
-            store.apply(rng.choice(list(store.engine.legal(store.state, who))))
-            await settle(pilot, app)
-        await press(pilot, "l", lambda: app.focused is log)
-        end = log.scroll_y
-        for key, moved in (("up", 1), ("up", 2), ("pageup", None), ("down", None), ("end", 0)):
-            before, drawn = log.scroll_y, frames[0]
-
-            def scrolled(b: float = before) -> bool:  # (the keys scroll smoothly: to the end of it)
-                return log.scroll_y != b and not app.animator.is_being_animated(log, "scroll_y")
-
-            await press(pilot, key, scrolled, key)
-            if moved is not None:
-                assert log.scroll_y == end - moved
-            await settle(pilot, app)
-            assert frames[0] > drawn
-            wrong = wrong_cells(screen, terminal)
-            assert not wrong, f"after {key}: {len(wrong)} cells differ, the first at {wrong[0]}"
+        assert frames[0] > drawn
+        wrong = wrong_cells(screen, terminal)
+        assert not wrong, f"after {key}: {len(wrong)} cells differ, the first at {wrong[0]}"
 
 
 async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
@@ -172,7 +162,8 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
 ) -> None:
     """The hero sheet and the room lines are made again when what they come from changes (the hero's
     hand, which the compact sheet does not show...): a text drawn as the one on show (``Kept``) does not
-    draw the pane again; a new one does, and the terminal shows it."""
+    draw the pane again; a new one does, and the terminal shows it. Then the log, long by now, is
+    scrolled by keys (:func:`scroll_the_log`: the same game, not a second one)."""
     terminal = Terminal()
     frames = to_terminal(monkeypatch, terminal)
     redrawn: Counter[str] = Counter()  # each pane's own redraws
@@ -226,7 +217,43 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
             if app.screen is screen:  # (not under a dialog that opened by itself: the charity...)
                 wrong = wrong_cells(screen, terminal)
                 assert not wrong, f"step {step}: {len(wrong)} cells differ, the first at {wrong[0]}"
+        if app.screen is not screen:
+            await press(pilot, "escape", lambda: app.screen is screen)
+        await scroll_the_log(pilot, app, terminal, frames)
     assert all(kept[name] and new[name] for name in panes) and frames[0] > 40, (kept, new)
+
+
+async def test_room_lines_hidden_in_a_fight_show_the_map_cursor_room_once_settled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 80x24 a fight hides the room lines. The map cursor moves meanwhile (it follows the hero whose
+    turn it is) and tells the room lines by a message that goes up to the screen, which hands it on.
+    Shown again, they draw the cursor room; once the app has settled after a move, the terminal shows
+    it as a whole drawing does (not the lines of the room before)."""
+    terminal = Terminal()
+    to_terminal(monkeypatch, terminal)
+    app = local_app(store_for(seed=3))
+    async with app.run_test(size=(W, H)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        room_lines, map_view = screen.query_one(RoomInfo), screen.query_one(MapView)
+        home, row = room_lines.cell, room_lines.region.y
+        room_lines.add_class("-fighting")  # (what a fight does at 80x24)
+        await settle(pilot, app)
+        assert not room_lines.display
+        for move, cell, name in (
+            (lambda: map_view.action_cursor(1), (home[0] + 1, home[1]), "Unexplored space"),  # hidden
+            (lambda: room_lines.remove_class("-fighting"), (home[0] + 1, home[1]), "Unexplored space"),
+            (map_view.action_home, home, "The Entrance"),  # the cursor back on the hero's room
+        ):
+            move()
+            await redraw(pilot)  # (nothing changed in the game: all of settle but its first drains)
+            assert room_lines.cell == cell
+            if room_lines.display:
+                wrong = wrong_cells(screen, terminal)
+                assert not wrong, f"{name}: {len(wrong)} cells differ, the first at {wrong[0]}"
+                assert name in "".join(char for char, _ in terminal.cells[row])
 
 
 def shown(pane: HeroSheet | RoomInfo) -> tuple[object, ...]:

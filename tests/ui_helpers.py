@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
 from textual import events
+from textual.app import App
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.geometry import Size
 from textual.keys import key_to_character
@@ -168,12 +169,19 @@ async def drain(pilot: Pilot[object]) -> None:
     waking up to run it and an idle handler (a game screen: ~0.7 ms, at every step of a game and
     every poll of :func:`until`). (``Pilot.pause`` adds an idle wait of at least 20 ms of sleep and a
     redraw, which a game of a few hundred steps pays thousands of times.)"""
-    app = pilot.app
+    await _drain_once(pilot.app)
+
+
+DRAIN_ROUNDS = 20
+
+
+async def _drain_once(app: App[object]) -> bool:
+    """Wait until the pumps busy now have handled what they hold; whether there were any."""
     pumps = [pump for pump in (app, *app.screen.walk_children(with_self=True)) if _busy(pump)]
     left = len(pumps)
     if not left:
         await asyncio.sleep(0)
-        return
+        return False
     all_done = asyncio.Event()
 
     def one_done() -> None:
@@ -186,13 +194,14 @@ async def drain(pilot: Pilot[object]) -> None:
         if not pump.call_later(one_done):  # (closing)
             one_done()
     if all_done.is_set():
-        return
+        return True
     waits = [asyncio.ensure_future(all_done.wait()), asyncio.ensure_future(app._exception_event.wait())]
     _, pending = await asyncio.wait(waits, timeout=SAFETY_NET, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
     if len(pending) == len(waits):
         raise AssertionError(f"the widgets did not handle their messages within {SAFETY_NET:g} s")
+    return True
 
 
 async def until(
@@ -268,9 +277,15 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
 
 
 async def redraw(pilot: Pilot[object]) -> None:
-    """Draw the screen on top now (layout and sizes current), once what was posted to it is handled:
-    the redraw ``Pilot.pause`` ends with, without its idle wait."""
-    await drain(pilot)
+    """Draw the screen on top now (layout and sizes current), once what was posted to it is handled,
+    and what that posted in turn: the redraw ``Pilot.pause`` ends with, without its idle wait.
+
+    (A message bubbles up one widget at a time: the map's cursor reaches the room lines through four
+    containers and the screen. A frame drawn while it was on its way left the room lines of the room
+    before on the terminal, the new ones asked for just after.)"""
+    for _ in range(DRAIN_ROUNDS):  # (a widget that posts to itself for ever: no endless wait)
+        if not await _drain_once(pilot.app):
+            break
     pilot.app.screen._on_timer_update()
 
 

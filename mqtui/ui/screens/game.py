@@ -144,7 +144,9 @@ class GameScreen(SteadyScreen[None]):
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
-        self._fight_panes: list[Widget] | None = None  # the panes moved by a fight (looked up once)
+        self._fight_panes: list[Widget] | None = (
+            None  # the room lines and the side combat pane (looked up once)
+        )
         self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
         self._kinds: tuple[tuple[Action, ...], frozenset[str]] = ((), frozenset())  # (legal, their kinds)
         self._actions_pane: ActionList | None = None  # (looked up once)
@@ -227,6 +229,18 @@ class GameScreen(SteadyScreen[None]):
         self.query_one(ActionList).compact = actions
         if wide and self.query_one(ContentSwitcher).current != "map":
             self.query_one(ContentSwitcher).current = "map"
+        self._fight_classes(self._fighting)
+
+    def _fight_classes(self, fighting: bool) -> None:
+        """A fight hides the room lines on a narrow screen and shows the side combat pane on a wide one
+        (app.tcss): each pane gets ``-fighting`` only at the width where it matters (a class change
+        restyles the pane: the side pane, hidden at 80 columns whatever its class, needs none)."""
+        if self._fight_panes is None:
+            self._fight_panes = [self.query_one("#room-info"), self.query_one("#combat-side")]
+        wide = self.has_class("-wide")
+        room_lines, side = self._fight_panes
+        room_lines.set_class(fighting and not wide, "-fighting")
+        side.set_class(fighting and wide, "-fighting")
 
     # -- snapshots ------------------------------------------------------------------------------------
 
@@ -337,10 +351,7 @@ class GameScreen(SteadyScreen[None]):
         self.snapshot = snap
         view = snap.view
         fighting = view.combat is not None
-        if self._fight_panes is None:
-            self._fight_panes = list(self.query("#room-info, #combat-side"))
-        for pane in self._fight_panes:
-            pane.set_class(fighting, "-fighting")
+        self._fight_classes(fighting)
         if fighting != self._fighting:
             self._fighting = fighting
             if not self.has_class("-wide"):
