@@ -156,6 +156,14 @@ class GameScreen(SteadyScreen[None]):
 
     def compose(self) -> ComposeResult:
         cards, seats = self.cards, self.seats
+        # the panes start out as compact as the breakpoint classes the screen opens with say (set before
+        # compose): no second building of their lines when the first resize confirms them
+        sheet, hand, actions = (
+            HeroSheet(cards, id="hero"),
+            CardList(cards, id="hand"),
+            ActionList(cards, seats, id="actions"),
+        )
+        sheet.compact, hand.compact, actions.compact = self._compact()
         yield StatusBar(seats, id="status").data_bind(GameScreen.snapshot)
         with Horizontal(id="body"):
             with Vertical(id="left"):
@@ -165,10 +173,10 @@ class GameScreen(SteadyScreen[None]):
                 yield RoomInfo(cards, id="room-info").data_bind(GameScreen.snapshot)
                 yield GameLog(id="log").data_bind(GameScreen.snapshot)
             with Vertical(id="right"):
-                yield HeroSheet(cards, id="hero").data_bind(GameScreen.snapshot)
+                yield sheet.data_bind(GameScreen.snapshot)
                 yield CombatPane(cards, seats, id="combat-side", lazy=True).data_bind(GameScreen.snapshot)
-                yield ActionList(cards, seats, id="actions").data_bind(GameScreen.snapshot)
-                yield CardList(cards, id="hand").data_bind(GameScreen.snapshot)
+                yield actions.data_bind(GameScreen.snapshot)
+                yield hand.data_bind(GameScreen.snapshot)
                 with VerticalScroll(id="card-box"):  # long card texts scroll (Tab to it, arrows)
                     yield Static(id="card-text")
         yield QuietFooter(compact=True, show_command_palette=False)
@@ -207,12 +215,18 @@ class GameScreen(SteadyScreen[None]):
         # small screens show the highlighted card's text only while the hand has the focus
         self.query_one("#card-box").set_class(event.widget.id in ("hand", "card-box"), "-hand-focus")
 
+    def _compact(self) -> tuple[bool, bool, bool]:
+        """Whether the hero sheet, the hand and the actions are compact at the breakpoint classes the
+        screen has."""
+        wide, tall = self.has_class("-wide"), self.has_class("-tall")
+        return not (wide and tall), not tall, not wide
+
     def _layout_classes(self) -> None:
         wide = self.has_class("-wide")
-        big = wide and self.has_class("-tall")
-        self.query_one(HeroSheet).compact = not big
-        self.query_one(CardList).compact = not self.has_class("-tall")
-        self.query_one(ActionList).compact = not wide
+        sheet, hand, actions = self._compact()
+        self.query_one(HeroSheet).compact = sheet
+        self.query_one(CardList).compact = hand
+        self.query_one(ActionList).compact = actions
         if wide and self.query_one(ContentSwitcher).current != "map":
             self.query_one(ContentSwitcher).current = "map"
         self._fight_classes(self._fighting)

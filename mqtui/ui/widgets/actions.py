@@ -149,6 +149,9 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
     def on_resize(self) -> None:
         self._recut()
 
+    def watch_show_vertical_scrollbar(self) -> None:
+        self._recut()  # (the lines are narrower with the bar, wider without it)
+
     @property
     def entry_count(self) -> int:
         """How many actions are offered (numbered from 1)."""
