@@ -303,7 +303,8 @@ async def main() -> None:
             os.environ.pop("MQTUI_NET_APP", None)
             sizes = [int(x) for x in args.sizes.split(",")]
             modes = args.modes.split(",")
-            figures = await sessions_bench(Path(d), sizes, modes, args.table_actions, args.think)
+            log = sys.stderr if args.json else sys.stdout  # (standard output is the JSON alone)
+            figures = await sessions_bench(Path(d), sizes, modes, args.table_actions, args.think, log)
         if args.json:
             print(json.dumps([vars(f) for f in figures], indent=2))
         return

@@ -25,10 +25,11 @@ import asyncio
 import contextlib
 import os
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import asyncssh
 
@@ -280,14 +281,15 @@ def report(f: Figures) -> str:
 
 
 async def sessions_bench(
-    tmp: Path, sizes: list[int], modes: list[str], actions: int, think: float = 0.0
+    tmp: Path, sizes: list[int], modes: list[str], actions: int, think: float = 0.0, log: TextIO = sys.stdout
 ) -> list[Figures]:
+    """The figures; the lines for a person go to ``log`` (standard error when standard output is JSON)."""
     out: list[Figures] = []
     pace = f"{think:g} s between a table's actions" if think else "every table acting back to back"
-    print(f"sessions over SSH (full app, 80x24, loopback, {pace}; median / p90):", flush=True)
+    print(f"sessions over SSH (full app, 80x24, loopback, {pace}; median / p90):", file=log, flush=True)
     for size in sizes:
         for mode in modes:
             f = await run_size(tmp, size, mode, actions, think)
-            print(report(f), flush=True)
+            print(report(f), file=log, flush=True)
             out.append(f)
     return out
