@@ -157,6 +157,7 @@ async def scroll_the_log(pilot: Pilot[object], app: MQApp, terminal: Terminal, f
         assert not wrong, f"after {key}: {len(wrong)} cells differ, the first at {wrong[0]}"
 
 
+@pytest.mark.slow
 async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
