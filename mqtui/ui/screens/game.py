@@ -144,9 +144,7 @@ class GameScreen(SteadyScreen[None]):
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
-        self._fight_panes: list[Widget] | None = (
-            None  # the room lines and the side combat pane (looked up once)
-        )
+        self._fight_panes: tuple[Widget, Widget] | None = None  # room lines, side combat pane (once)
         self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
         self._kinds: tuple[tuple[Action, ...], frozenset[str]] = ((), frozenset())  # (legal, their kinds)
         self._actions_pane: ActionList | None = None  # (looked up once)
@@ -236,7 +234,7 @@ class GameScreen(SteadyScreen[None]):
         (app.tcss): each pane gets ``-fighting`` only at the width where it matters (a class change
         restyles the pane: the side pane, hidden at 80 columns whatever its class, needs none)."""
         if self._fight_panes is None:
-            self._fight_panes = [self.query_one("#room-info"), self.query_one("#combat-side")]
+            self._fight_panes = (self.query_one("#room-info"), self.query_one("#combat-side"))
         wide = self.has_class("-wide")
         room_lines, side = self._fight_panes
         room_lines.set_class(fighting and not wide, "-fighting")
