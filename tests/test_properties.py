@@ -54,6 +54,35 @@ def test_copied_state_plays_on_identically():
         assert encode(s) == encode(c)
 
 
+def test_a_copy_shares_nothing_that_can_change():
+    """``copy_state`` copies every list, dict and Struct (a fight with cards played in it, piles in the
+    rooms...): the copy encodes to the same bytes, and no container of it is one of the original's."""
+    e = engine()
+    s, _ = e.new_game(PLAYERS[:3], seed=5)
+    r = random.Random(5)
+    while not (s.combat and s.combat.mods and s.combat.monster_dice and any(room.piles for room in s.rooms)):
+        e.apply(s, r.choice(e.legal(s, e.deciding(s))))  # (124 actions)
+    c = copy_state(s)
+    assert encode(c) == encode(s) and c == s
+    originals: dict[int, object] = {}
+
+    def walk(value: object, keep: dict[int, object]) -> None:
+        if isinstance(value, msgspec.Struct):
+            keep[id(value)] = value
+            for name in value.__struct_fields__:
+                walk(getattr(value, name), keep)
+        elif isinstance(value, list | dict):
+            keep[id(value)] = value
+            for item in value.values() if isinstance(value, dict) else value:
+                walk(item, keep)
+
+    walk(s, originals)
+    copies: dict[int, object] = {}
+    walk(c, copies)
+    assert len(copies) == len(originals) > 50
+    assert not set(copies) & set(originals)
+
+
 @st.composite
 def junk_actions(draw, seats: int):
     kind = draw(st.sampled_from([*SPECS, "fly"]))

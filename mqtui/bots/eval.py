@@ -87,9 +87,12 @@ def hero_strength(
 def monster_strength(
     t: CardTable, monsters: Sequence[MonsterDef], heroes: Sequence[Hero], rules: Sequence[RoomRule] = ()
 ) -> int:
-    ids: frozenset[str] = frozenset()
-    for h in heroes:
-        ids |= identity(t, h)
+    if len(heroes) == 1:  # (most calls: no union to make)
+        ids = identity(t, heroes[0])
+    else:
+        ids = frozenset()
+        for h in heroes:
+            ids |= identity(t, h)
     total = 0
     for d in monsters:
         total += d.level

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import msgspec
-
 from mqtui.engine import rng
 from mqtui.engine.actions import DIR_LETTERS, Action, Event, IllegalAction
 from mqtui.engine.board import (
@@ -53,20 +51,13 @@ from mqtui.engine.state import (
     Room,
     State,
     cell_key,
+    copy_state,
     edge_key,
 )
 
 START_CARDS = 3
 START_MOVES = 3
 DEATH_CARDS = 2
-
-
-_ENCODER = msgspec.msgpack.Encoder()
-_STATE_DECODER = msgspec.msgpack.Decoder(State)
-
-
-def copy_state(s: State) -> State:
-    return _STATE_DECODER.decode(_ENCODER.encode(s))
 
 
 class Engine:

@@ -8,10 +8,12 @@ hidden parts replaced by ``HIDDEN``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, cast
 
 import msgspec
+import msgspec.inspect
 
 HIDDEN = -1  # a card the viewer may not see
 
@@ -187,3 +189,73 @@ def edge_key(x: int, y: int, d: int) -> int:
 def key_edge(key: int, d: int) -> int:
     """The edge on side ``d`` of the cell with key ``key``: ``edge_key`` for code that works on keys."""
     return key * 2 + _EDGE_OFFSET[d]
+
+
+# -- copying ----------------------------------------------------------------------------------------
+#
+# A deep copy that shares nothing mutable with the original: each Struct copied shallow (msgspec's own
+# ``__copy__``), then every list, dict and Struct in it copied in turn; ints, strings and enum members
+# are immutable and shared. The copy functions are generated from the Structs' field types (as
+# dataclasses generates ``__init__``), so a new field is copied with the rest; a field of a type not
+# handled here fails at import. Equal to a msgpack round trip (the encoding of the copy is the same
+# bytes), in about half the time: views, rollback copies and hard-bot samples are made all the time.
+
+_IMMUTABLE = (
+    msgspec.inspect.IntType,
+    msgspec.inspect.StrType,
+    msgspec.inspect.BoolType,
+    msgspec.inspect.FloatType,
+    msgspec.inspect.EnumType,
+    msgspec.inspect.LiteralType,
+    msgspec.inspect.NoneType,
+)
+
+
+def _copy_expr(t: msgspec.inspect.Type, x: str, depth: int, need: dict[str, type]) -> str | None:
+    """A Python expression that copies the value ``x`` of type ``t``; None if it needs no copy."""
+    if isinstance(t, _IMMUTABLE):
+        return None
+    v = f"v{depth}"
+    if isinstance(t, msgspec.inspect.ListType):
+        item = _copy_expr(t.item_type, v, depth + 1, need)
+        return f"{x}[:]" if item is None else f"[{item} for {v} in {x}]"
+    if isinstance(t, msgspec.inspect.DictType) and isinstance(t.key_type, _IMMUTABLE):
+        value = _copy_expr(t.value_type, v, depth + 1, need)
+        return f"{x}.copy()" if value is None else f"{{k{depth}: {value} for k{depth}, {v} in {x}.items()}}"
+    if isinstance(t, msgspec.inspect.StructType):
+        need[t.cls.__name__] = t.cls
+        return f"_copy_{t.cls.__name__}({x})"
+    if isinstance(t, msgspec.inspect.UnionType):
+        others = [u for u in t.types if not isinstance(u, msgspec.inspect.NoneType)]
+        if len(others) == 1 and len(t.types) == 2:
+            inner = _copy_expr(others[0], x, depth, need)
+            return None if inner is None else f"None if {x} is None else {inner}"
+        if all(isinstance(u, _IMMUTABLE) for u in t.types):
+            return None
+    raise TypeError(f"no copy for a field of type {t}")
+
+
+def _copier(root: type[msgspec.Struct]) -> dict[str, object]:
+    """The copy functions of ``root`` and of every Struct in it, by name (``_copy_<Name>``)."""
+    lines: list[str] = []
+    todo, done = {root.__name__: root}, set[str]()
+    while todo:
+        name, cls = todo.popitem()
+        done.add(name)
+        need: dict[str, type] = {}
+        lines += [f"def _copy_{name}(s):", "    c = s.__copy__()"]
+        info = msgspec.inspect.type_info(cls)
+        assert isinstance(info, msgspec.inspect.StructType)
+        for f in info.fields:
+            expr = _copy_expr(f.type, f"s.{f.name}", 0, need)
+            if expr is not None:
+                lines.append(f"    c.{f.name} = {expr}")
+        lines.append("    return c")
+        todo.update({n: c for n, c in need.items() if n not in done})
+    scope: dict[str, object] = {}
+    exec("\n".join(lines), scope)
+    return scope
+
+
+copy_state = cast(Callable[[State], State], _copier(State)["_copy_State"])
+copy_state.__doc__ = """A deep copy of a state (or a view): nothing mutable is shared with the original."""

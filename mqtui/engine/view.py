@@ -14,12 +14,11 @@ from mqtui.engine.state import (
     HIDDEN,
     REWARD,
     State,
+    copy_state,
 )
 
 
 def view_for(s: State, seat: int) -> State:
-    from mqtui.engine.game import copy_state
-
     # the copy leaves out what the view hides whole (the piles' and the bag's order, the tile faces,
     # queued dice): only their sizes are kept, below
     v = copy_state(

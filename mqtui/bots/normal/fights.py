@@ -80,7 +80,12 @@ def loss_cost(
 ) -> float:
     hero = hero or ctx.me
     key = ("loss", hero.seat, tuple([d.id for d in foes]), tuple(rules))
-    return ctx.cached(key, lambda: _loss_cost(ctx, foes, rules, hero))
+    # (memoised for the decision as ctx.cached does, written out: this and fight_ev are the bot's
+    # hottest lines; a cost is never None)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = _loss_cost(ctx, foes, rules, hero)
+    return found  # type: ignore[return-value]
 
 
 def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero: Hero) -> float:
@@ -88,8 +93,11 @@ def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero
     if hero.life <= 1:
         return death_cost(ctx, hero)
     cost = LIFE_COST.get(hero.life, 0.25)
-    p_fail = ctx.cached(("p_fail", hero.seat, rules), lambda: _p_fail(t, hero, rules))
     memo = ctx.memo  # (each effect's cost memoised for the decision, as ctx.cached does: this is hot)
+    fail_key = ("p_fail", hero.seat, rules)
+    p_fail: float | None = memo.get(fail_key)  # type: ignore[assignment]
+    if p_fail is None:
+        p_fail = memo[fail_key] = _p_fail(t, hero, rules)
     for d in foes:
         bad = 0.0
         for e in d.bad_stuff:
@@ -165,17 +173,29 @@ def effect_cost(t: CardTable, hero: Hero, e: Effect, own: bool, life: int | None
 def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     """(expected value, chance to win) of fighting ``foes`` in a room with ``rules`` now."""
     key = ("fight", tuple([d.id for d in foes]), tuple(rules))
-    return ctx.cached(key, lambda: _fight_ev(ctx, foes, rules))
+    found = ctx.memo.get(key)  # (as ctx.cached, written out: see loss_cost)
+    if found is None:
+        found = ctx.memo[key] = _fight_ev(ctx, foes, rules)
+    return found  # type: ignore[return-value]
+
+
+_NO_TAGS: frozenset[str] = frozenset()
 
 
 def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
-    t, me = ctx.t, ctx.me
+    t, me, memo = ctx.t, ctx.me, ctx.memo
     # the hero's side depends only on the room and on the monsters' tags its items or powers name:
     # many fights share it
-    tags = frozenset([tag for d in foes for tag in d.tags]) & ctx.cached("tags", lambda: _named_tags(t, me))
+    named: frozenset[str] | None = memo.get("tags")  # type: ignore[assignment]
+    if named is None:
+        named = memo["tags"] = _named_tags(t, me)
+    tags = frozenset([tag for d in foes for tag in d.tags]) & named if named else _NO_TAGS
     rr = tuple([r for r in rules if hasattr(r, "kind")]) if rules else ()
-    h, dice, ties, e, boost, cost = ctx.cached(("side", tags, rr), lambda: _hero_side(ctx, tags, rr))
-    m = monster_strength(t, foes, [me], rr)  # type: ignore[arg-type]
+    side: tuple[int, int, bool, float, int, float] | None = memo.get(("side", tags, rr))  # type: ignore[assignment]
+    if side is None:
+        side = memo["side", tags, rr] = _hero_side(ctx, tags, rr)
+    h, dice, ties, e, boost, cost = side
+    m = monster_strength(t, foes, (me,), rr)  # type: ignore[arg-type]
     p0 = p_win(round(h - m - e), dice, ties)
     p1 = p_win(round(h + boost - m - e), dice, ties) if boost else p0
     w = win_value(ctx, foes)

@@ -21,7 +21,9 @@ from mqtui.engine.state import DX, DY, Monster, State, cell_key, edge_key
 
 def monsters_in(ctx: Ctx, cell: Cell) -> list[Monster]:
     """The monsters in a cell, in the state's order (the board is sorted by cell once per decision)."""
-    by_cell: dict[Cell, list[Monster]] = ctx.cached("monsters by cell", lambda: _monsters_by_cell(ctx.s))
+    by_cell: dict[Cell, list[Monster]] | None = ctx.memo.get("monsters by cell")  # type: ignore[assignment]
+    if by_cell is None:  # (ctx.cached written out: this is asked for every cell of every path)
+        by_cell = ctx.memo["monsters by cell"] = _monsters_by_cell(ctx.s)
     return by_cell.get(cell, [])
 
 

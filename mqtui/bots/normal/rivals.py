@@ -33,7 +33,10 @@ def hope(ctx: Ctx, seat: int) -> float:
     left to explore, rooms whose monsters it could beat without help, a wandering monster now and then
     from a search). Stopping a rival is worth only as much as the stopper's own hope: once a player
     cannot win the race any more, its cards only drag the game on (and it lets the leader through)."""
-    return ctx.cached(("hope", seat), lambda: _hope(ctx, seat))
+    found: float | None = ctx.memo.get(("hope", seat))  # type: ignore[assignment]
+    if found is None:  # (ctx.cached written out: asked for every fight weighed)
+        found = ctx.memo["hope", seat] = _hope(ctx, seat)
+    return found
 
 
 def _hope(ctx: Ctx, seat: int) -> float:
