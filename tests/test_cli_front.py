@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @functools.cache  # (the same command twice in this file: run once)
 def mqtui(*args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m mqtui ARGS`` without MQTUI_* settings, 80 columns wide."""
+    """``python -m mqtui ARGS`` without MQTUI_* settings, 80 columns wide; what it imported on stderr
+    (``python -X importtime``: a line ``import time: SELF | CUMULATIVE | NAME`` a module)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("MQTUI_")}
-    clean.update(COLUMNS="80")
+    clean.update(COLUMNS="80", PYTHONPROFILEIMPORTTIME="1")
     return subprocess.run(
         [sys.executable, "-m", "mqtui", *args], capture_output=True, text=True, env=clean, timeout=60
     )
@@ -37,6 +39,10 @@ def test_version_and_help_list_every_command_on_one_line() -> None:
     assert [line.split()[0] for line in listing] == list(COMMANDS)
     assert all(len(line.split()) > 1 for line in listing), "a command without its line"
     assert max(map(len, lines)) <= 80
+    # the quick commands start quickly: the parser of every command needs no event loop, UI or SSH
+    imported = set(re.findall(r"\|\s+([\w.]+)$", helped.stderr, re.MULTILINE))
+    assert "mqtui.net.options" in imported  # (serve's options: a module imported by a statement is listed)
+    assert not imported & {"asyncio", "textual", "asyncssh"}, "mqtui --help imports what it does not use"
 
 
 @pytest.mark.slow

@@ -608,6 +608,10 @@ async def test_a_remote_app_writes_nothing_on_the_host_and_opens_nothing(
         app.action_command_palette()
         await pilot.pause()
         await pilot.press(*"screen")
+        # every search the keys started has ended (the palette searches in workers, one a key): a search
+        # still waiting when the app shuts down finds the palette's list gone and fails the app
+        await pilot.pause()
+        await app.workers.wait_for_complete()
         hits = app.screen.query_one(CommandList)
         for _ in range(500):  # the palette searches in the background: its hits, or "No matches found"
             if hits.option_count:

@@ -7,10 +7,6 @@ needs nothing of ``serve`` itself.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
@@ -18,7 +14,12 @@ from typing import TYPE_CHECKING, TextIO
 from mqtui.net.limits import Limits
 
 if TYPE_CHECKING:
+    import asyncio
+
     from mqtui.net.table import TableConfig
+
+# asyncio and logging are imported where they are used: every ``mqtui`` command builds ``serve``'s
+# options from ServeOptions' defaults, and needs neither (asyncio alone is ~35 ms of each start)
 
 
 class ServeError(Exception):
@@ -67,6 +68,8 @@ class ServeOptions:
 
 def host_log(out: TextIO) -> Callable[[], None]:
     """Send the host's log (``mqtui.net``, INFO and up, with the time) to ``out``; returns the undo."""
+    import logging
+
     handler = logging.StreamHandler(out)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
     logger = logging.getLogger("mqtui.net")
@@ -78,6 +81,10 @@ def host_log(out: TextIO) -> Callable[[], None]:
 
 def stop_on_signals() -> asyncio.Event:
     """An event that SIGINT and SIGTERM set (where the running loop can take signal handlers)."""
+    import asyncio
+    import contextlib
+    import signal
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
