@@ -6,7 +6,7 @@ import pytest
 from ui_helpers import make_app, settle, store_for
 
 from mqtui.ui.screens.help import HelpScreen
-from mqtui.ui.widgets.footer import QuietFooter
+from mqtui.ui.widgets.footer import KeySpec, QuietFooter
 
 
 @pytest.fixture(autouse=True)
@@ -82,3 +82,59 @@ async def test_the_footer_takes_a_new_theme() -> None:
         app.theme = "mq-light"
         await pilot.pause()
         assert key_colour().lower() == "#7a4a12"
+
+
+def textual_specs(footer: QuietFooter) -> list[KeySpec]:
+    """The keys as Textual's own ``Screen.active_bindings`` gives them (every key of the screen asked
+    for, where the footer asks only for the keys it can show)."""
+    app, active = footer.app, footer.screen.active_bindings
+    firsts: dict[str, KeySpec] = {}
+    for _node, binding, enabled, tooltip in active.values():
+        if binding.show and binding.action not in firsts:
+            display = app.get_key_display(binding)
+            firsts[binding.action] = KeySpec(
+                binding.key, display, binding.description, binding.action, not enabled, tooltip
+            )
+    specs = list(firsts.values())
+    palette = active.get(app.COMMAND_PALETTE_BINDING)
+    if footer.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None:
+        _node, binding, enabled, _tooltip = palette
+        tip = binding.tooltip or binding.description
+        display = app.get_key_display(binding)
+        specs.append(
+            KeySpec(binding.key, display, binding.description, binding.action, not enabled, tip, True)
+        )
+    return specs
+
+
+async def test_the_footer_shows_the_keys_textuals_active_bindings_give() -> None:
+    """The footer asks ``check_action`` only about the keys it can show: in each pane, in a phase
+    where Enter, Space and Ctrl+Z change meaning, and in a dialog with its own footer, it shows what
+    asking about every key of the screen shows."""
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(200, 24)) as pilot:  # wide: every key shown fits
+
+        def same() -> list[KeySpec]:
+            footer = app.screen.query_one(QuietFooter)
+            specs = footer._specs()
+            assert specs == textual_specs(footer), (app.screen, app.focused)
+            assert [s.spec for s in footer.shown] == specs  # (all of them fit)
+            return specs
+
+        await settle(pilot, app)
+        seen = [same()]
+        for _ in range(4):  # each pane in turn
+            await pilot.press("tab")
+            await settle(pilot, app)
+            seen.append(same())
+        await pilot.press("space")  # end the action phase: charity (Enter gives away, Ctrl+Z undoes)
+        await settle(pilot, app)
+        assert store.state.frames[-1].kind == "charity"
+        seen.append(same())  # (its dialog)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        seen.append(same())
+        assert len({tuple(s) for s in seen}) >= 4  # (the keys did change on the way)
+        descriptions = {s.description for specs in seen for s in specs}
+        assert {"Undo", "Help", "End phase", "Play", "Go there", "Give", "Later"} <= descriptions

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 import pytest
 from rich.style import Style
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 
 from mqtui.store import LogLine
+from mqtui.ui.describe import log_style
 from mqtui.ui.themes import GAME_VARIABLES
 from mqtui.ui.widgets.log import GameLog
 
@@ -151,3 +153,44 @@ async def test_a_hand_off_back_shows_that_seats_log_as_writing_it_whole_would() 
             reference._rewrite_each(step.log)
             assert shown(log) == shown(reference), step
             assert log.scroll_offset.y == log.max_scroll_y  # the newest lines in view
+
+
+async def test_a_log_wrapped_again_at_a_width_it_had_before_is_that_width_s_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each entry's lines are kept by what the entry shows and the width (a hand-off, a resize back,
+    the replay of the same game wraps nothing again): after a resize there and back, and after a new
+    theme, the pane shows what writing the entries one by one at that width, in those styles, shows."""
+    app = TwoLogs()
+    entries = ENTRIES * 2
+    async with app.run_test(size=(34, 40)) as pilot:
+        await pilot.pause()
+        log, reference = app.query_one("#log", GameLog), app.query_one("#reference", GameLog)
+        app.set_focus(None)  # (a focused pane is drawn on another background)
+        await pilot.pause()
+        log.snapshot = Seen(0, entries)  # type: ignore[assignment]
+        await pilot.pause()
+        narrow = shown(log)
+        await pilot.resize_terminal(77, 40)
+        await pilot.pause()
+        reference._rewrite_each(entries)
+        assert shown(log) == shown(reference) and len(narrow[0]) > len(shown(log)[0])
+        wrapped: list[Text] = []
+        rows = GameLog._rows
+        monkeypatch.setattr(GameLog, "_rows", lambda *a: wrapped.append(a[1]) or rows(*a))
+        await pilot.resize_terminal(34, 40)
+        await pilot.pause()
+        reference._rewrite_each(entries)
+        assert shown(log) == shown(reference) == narrow
+        assert wrapped == []  # (the entries' lines at this width were kept)
+        app.theme = "textual-light"  # other colours for the same entries at the same width
+        await pilot.pause()
+        log._rewrite(entries)
+        reference._rewrite_each(entries)
+        assert shown(log) == shown(reference) != narrow
+        # each entry drawn in a colour of the theme drawn again, once; a plain one (no colour of its own) kept
+        restyled = [e for e in ENTRIES[::-1] if log_style(e.kind)[1]]
+        assert [t.plain.split() for t in wrapped] == [
+            f"{log_style(e.kind)[0]} {e.text}".split() for e in restyled
+        ]
+        assert len(restyled) == len(ENTRIES) - 1

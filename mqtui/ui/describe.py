@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -35,6 +37,9 @@ from mqtui.engine.state import (
     cell_key,
 )
 from mqtui.store import HUMAN, LogLine, Seat, Snapshot
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 DIR_NAMES = ("north", "east", "south", "west")
 DIR_ARROWS = ("↑", "→", "↓", "←")
@@ -492,13 +497,17 @@ def deck_label(deck: str) -> str:
 def fit_lines(text: Text, width: int, height: int, more: str = "…") -> Text:
     """``text`` wrapped to ``width``; if it needs more than ``height`` lines, the first ``height`` lines
     with the last one cut to end in ``more`` (so a clipped pane says so instead of hiding the rest)."""
-    if width <= 0 or height <= 0:
-        return text
-    from rich.console import Console
+    return fit_lines_counted(text, width, height, more)[0]
 
-    lines = text.wrap(Console(width=width, color_system=None), width)
+
+def fit_lines_counted(text: Text, width: int, height: int, more: str = "…") -> tuple[Text, int | None]:
+    """``fit_lines``, and the number of lines it takes at ``width`` when that is known without wrapping
+    it again (``text`` fits whole: the lines it was measured by); None when it is not."""
+    if width <= 0 or height <= 0:
+        return text, None
+    lines = text.wrap(_wrapping_console(), width)
     if len(lines) <= height:
-        return text
+        return text, len(lines)
     kept = list(lines[:height])
     last = kept[-1]
     last.rstrip()
@@ -507,7 +516,16 @@ def fit_lines(text: Text, width: int, height: int, more: str = "…") -> Text:
         last.truncate(max(0, room))
     last.rstrip()
     last.append(more, "italic")
-    return Text("\n").join(kept)
+    return Text("\n").join(kept), None
+
+
+@cache
+def _wrapping_console() -> Console:
+    """A console for ``Text.wrap`` (which takes the width it is given, and the console only to justify
+    the lines, as every console does): made once, not for each text fitted."""
+    from rich.console import Console
+
+    return Console(width=80, color_system=None)
 
 
 def labelled(

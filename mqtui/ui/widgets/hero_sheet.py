@@ -10,7 +10,7 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.heroes import describe, power_total, usable
 from mqtui.engine.state import ACT, Hero
 from mqtui.store import Snapshot
-from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name, fit_lines
+from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name, fit_lines_counted
 from mqtui.ui.widgets.kept import Kept
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.steady import SteadySize
@@ -142,8 +142,9 @@ class HeroSheet(Kept, NoLinks, SteadySize, Static):
         limit = self.styles.max_height
         if limit is not None and limit.is_cells:
             height = int(limit.value) - self.styles.gutter.height
-        fitted = fit_lines(self._full, self.content_size.width, height)
-        lines = len(fitted.wrap(self.app.console, max(1, self.content_size.width)))
+        fitted, lines = fit_lines_counted(self._full, self.content_size.width, height)
+        if lines is None:  # (cut to fit, or no room known yet)
+            lines = len(fitted.wrap(self.app.console, max(1, self.content_size.width)))
         self.update(fitted, layout=lines != self._lines)
         self._lines = lines
 

@@ -6,6 +6,7 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from rich.cells import cell_len
+from rich.console import ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -20,6 +21,13 @@ from mqtui.ui.describe import LOG_STYLES, log_style
 from mqtui.ui.widgets.steady import SteadyScroll
 
 KIND_CLASSES = frozenset(style for _, style in LOG_STYLES.values() if style)  # each has a rule below
+
+_DRAWN: dict[tuple[str, str, Style | None, int], list[Strip]] = {}
+"""Each entry's lines as drawn, by (symbol, words, style, wrap width): what an entry looks like is
+all in its key, so the same entry at the same width is drawn once, whichever pane shows it (a
+hand-off, a resize back to a width seen before, the replay and the game over of one game, the
+log of a saved game opened again). Never changed once drawn (a pane's ``lines`` are its own lists)."""
+_DRAWN_LIMIT = 8192  # entries (a long game's log at two or three widths); then it starts again
 
 
 class _Wrapped(NamedTuple):
@@ -141,11 +149,23 @@ class GameLog(SteadyScroll, RichLog):
         )
         return max(width, 0)
 
-    def _rows(self, line: LogLine, width: int) -> list[Text]:
+    def _drawn(self, line: LogLine, width: int, options: ConsoleOptions) -> list[Strip]:
+        """An entry's lines as ``write`` draws them at ``width`` (kept: see ``_DRAWN``); ``options``:
+        the console's (its ``options`` is worked out again, with the terminal's size, at each call)."""
+        symbol, name = log_style(line.kind)
+        style = self.get_component_rich_style(f"log--{name}") if name else None
+        key = (symbol, line.text, style, width)
+        drawn = _DRAWN.get(key)
+        if drawn is None:
+            if len(_DRAWN) >= _DRAWN_LIMIT:
+                _DRAWN.clear()
+            text = Text.assemble((f"{symbol} ", style or ""), (line.text, style or ""))
+            drawn = _DRAWN[key] = self._strips(self._rows(text, width, options))
+        return drawn
+
+    def _rows(self, text: Text, width: int, options: ConsoleOptions) -> list[Text]:
         """An entry's rows, wrapped as ``write`` wraps it."""
         console = self.app.console
-        options = console.options
-        text = self.line_text(line)
         text.expand_tabs()
         plain = text.plain
         if "\n" not in plain and cell_len(plain) <= width and not (text.justify or options.justify):
@@ -162,10 +182,11 @@ class GameLog(SteadyScroll, RichLog):
         )
 
     def _strips(self, rows: list[Text]) -> list[Strip]:
-        """The rows drawn in one pass."""
+        """An entry's rows drawn in one pass (as ``write`` draws it)."""
         if not rows:
             return []
-        segments = Text("\n").join(rows).render(self.app.console, end="\n")
+        text = rows[0] if len(rows) == 1 else Text("\n").join(rows)
+        segments = text.render(self.app.console, end="\n")
         return Strip.from_lines(list(Segment.split_lines(segments)))
 
     def _append(self, entries: tuple[LogLine, ...]) -> None:
@@ -177,10 +198,11 @@ class GameLog(SteadyScroll, RichLog):
             for line in entries:
                 self._write(line)
             return
-        chunks = [self._rows(line, width) for line in entries]
-        strips = self._strips([row for rows in chunks for row in rows])
+        options = self.app.console.options
+        chunks = [self._drawn(line, width, options) for line in entries]
+        strips = [strip for drawn in chunks for strip in drawn]
         if self._ends is not None:  # where each new entry's lines end
-            self._ends += list(accumulate((len(rows) for rows in chunks), initial=len(self.lines)))[1:]
+            self._ends += list(accumulate((len(drawn) for drawn in chunks), initial=len(self.lines)))[1:]
         self.lines.extend(strips)
         limit = self.max_lines
         if limit is not None and len(self.lines) > limit:  # (as ``write`` drops the oldest lines)
@@ -201,21 +223,22 @@ class GameLog(SteadyScroll, RichLog):
             self._rewrite_each(log)
             return
         limit = self.max_lines
-        chunks: list[list[Text]] = []  # each entry's wrapped rows, newest entry first
+        chunks: list[list[Strip]] = []  # each entry's lines, newest entry first
         rows_seen = 0
+        options = self.app.console.options
         for line in reversed(log):  # older entries past ``max_lines`` are never shown: not wrapped
             if limit is not None and rows_seen >= limit:
                 break
-            rows = self._rows(line, width)
-            chunks.append(rows)
-            rows_seen += len(rows)
+            drawn = self._drawn(line, width, options)
+            chunks.append(drawn)
+            rows_seen += len(drawn)
         chunks.reverse()
-        lines = self._strips([row for rows in chunks for row in rows])
+        lines = [strip for drawn in chunks for strip in drawn]
         dropped = len(log) - len(chunks)
         if limit is not None and len(lines) > limit:
             dropped += len(lines) - limit
             lines = lines[-limit:]
-        self._ends = None if dropped else list(accumulate(len(rows) for rows in chunks))
+        self._ends = None if dropped else list(accumulate(len(drawn) for drawn in chunks))
         self.lines = lines
         self._start_line = dropped  # only ever compared with 0 here (RichLog keys its line cache on it)
         self._line_cache.clear()
