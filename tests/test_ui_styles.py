@@ -9,10 +9,13 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.widget import Widget
-from ui_helpers import local_app, running, store_for
+from textual.widgets import OptionList
+from ui_helpers import local_app, make_app, running, settle, store_for
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.settings import SettingsScreen
+from mqtui.ui.screens.steady import StyledAtMount
 from mqtui.ui.stylesheet import SharedStylesheet
 
 
@@ -63,6 +66,18 @@ async def test_component_styles_follow_the_focus_and_the_theme() -> None:
         assert len(set(seen)) == 4
 
 
+async def test_component_styles_follow_the_classes_of_the_nodes_above() -> None:
+    """(app.tcss: with the app's ``-no-color`` class, the highlighted line is in reverse video.)"""
+    app = local_app(store_for())
+    async with running(app, size=(100, 30)):
+        seen = []
+        for no_color in (False, True, False):
+            app.set_class(no_color, "-no-color")
+            assert shown_parts(app) == textual_parts(app)
+            seen.append(highlight(app))
+        assert seen[0] != seen[1] and seen[0] == seen[2]
+
+
 class Probe(Widget):
     """A widget whose CSS arrives after the game screen's: it restyles the actions' highlight."""
 
@@ -103,3 +118,41 @@ async def test_a_widget_restyled_again_takes_its_component_styles_as_remembered(
         sheet.update_nodes(nodes)
         assert sum(len(node._get_component_classes()) for node in nodes) > 40
         assert worked_out == []
+
+
+@pytest.mark.parametrize("open_it", ["title_new", "show_help", "title_settings", "show_rules"])
+async def test_a_screen_is_styled_once_as_it_opens(monkeypatch: pytest.MonkeyPatch, open_it: str) -> None:
+    """Its widgets are styled as they mount; its first showing restyles none of them again (Textual
+    restyles the whole screen then: the screen and each of its widgets a second time)."""
+    app = make_app(None)
+    async with running(app) as pilot:
+        title = app.screen
+        styled: list[DOMNode] = []
+        plain_apply = app.stylesheet.apply
+
+        def apply(node: DOMNode, **kwargs: Any) -> None:
+            styled.append(node)
+            plain_apply(node, **kwargs)
+
+        monkeypatch.setattr(app.stylesheet, "apply", apply)
+        getattr(app, open_it)()
+        await pilot.pause()
+        await settle(pilot, app)
+        screen = app.screen
+        assert screen is not title and isinstance(screen, StyledAtMount)
+        assert styled.count(screen) == 1
+
+
+async def test_opening_the_settings_previews_no_theme(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The theme list highlights its first theme as it is built, then the current one: neither is a
+    preview (each would restyle every screen); moving in the list previews (test_ui_title.py)."""
+    app = make_app(None)
+    async with running(app) as pilot:
+        themes: list[str] = []
+        monkeypatch.setattr(app, "refresh_css", lambda animate=True: themes.append(app.theme))
+        app.title_settings()
+        await pilot.pause()
+        await settle(pilot, app)
+        assert isinstance(app.screen, SettingsScreen)
+        assert app.screen.query_one("#themes", OptionList).highlighted_option.id == app.theme
+        assert themes == []
