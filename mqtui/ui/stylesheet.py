@@ -64,6 +64,7 @@ class SharedStylesheet(Stylesheet):
         self._variables_key = tuple(sorted((variables or {}).items()))
         self._parts_of: list[RuleSet] | None = None  # the rules the component styles in _parts are of
         self._parts: dict[Any, Any] = {}  # key -> the component's rules (None: none matched)
+        # (and a widget's component classes -> the pseudo classes their candidate rules test)
 
     def set_variables(self, variables: dict[str, str]) -> None:
         super().set_variables(variables)
@@ -119,21 +120,24 @@ class SharedStylesheet(Stylesheet):
         if rules is not self._parts_of:  # new rules (a new source, another theme)
             self._parts_of, self._parts = rules, _parts_for(rules)
         parts = self._parts
+        pseudo = parts.get(component_classes)
+        if pseudo is None:  # the pseudo classes that these components' candidate rules test
+            rules_map = self.rules_map
+            used: set[str] = set()
+            for component in component_classes:
+                names = rules_map.keys() & DOMNode(classes=component)._selector_names
+                used.update(*(rule.pseudo_classes for name in names for rule in rules_map[name]))
+            pseudo = parts[component_classes] = tuple(sorted(used))
         path = node.css_path_nodes
         shape = tuple((type(n), n._id, frozenset(n._classes)) for n in path)
+        state = tuple([n.has_pseudo_class(p) for n in path for p in pseudo])
         refresh_node = False
         old_component_styles = node._component_styles.copy()
         node._component_styles.clear()
         for component in sorted(component_classes):
             virtual_node = DOMNode(classes=component)
             virtual_node._attach(node)
-            pseudo = parts.get(component)
-            if pseudo is None:  # the pseudo classes that this component's candidate rules test
-                rules_map = self.rules_map
-                names = rules_map.keys() & virtual_node._selector_names
-                used = set().union(*(rule.pseudo_classes for name in names for rule in rules_map[name]))
-                pseudo = parts[component] = tuple(sorted(used))
-            key = (component, shape, tuple(n.has_pseudo_class(p) for n in path for p in pseudo))
+            key = (component, shape, state)
             if key in parts:
                 found = parts[key]
                 if found is not None:
