@@ -1,5 +1,7 @@
 """Styling done once, not again and again: the component styles the app's stylesheet remembers
-(:mod:`mqtui.ui.stylesheet`) are the ones Textual works out, whatever the focus and the theme."""
+(:mod:`mqtui.ui.stylesheet`) are the ones Textual works out, whatever the focus, the theme, the
+classes and the CSS; a screen is styled once as it opens (:class:`~mqtui.ui.screens.steady.StyledAtMount`).
+(Two apps in all: each step below needs the one before it.)"""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.settings import SettingsScreen
 from mqtui.ui.screens.steady import StyledAtMount
+from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.stylesheet import SharedStylesheet
 
 
@@ -50,34 +53,6 @@ def highlight(app: MQApp) -> object:
     return app.screen.query_one("#actions").get_component_styles("option-list--option-highlighted").background
 
 
-async def test_component_styles_follow_the_focus_and_the_theme() -> None:
-    app = local_app(store_for())
-    async with running(app, size=(100, 30)) as pilot:
-        assert isinstance(app.stylesheet, SharedStylesheet) and isinstance(app.screen, GameScreen)
-        seen = []
-        for key, theme in (("m", "mq-dark"), ("a", "mq-dark"), ("a", "mq-colourblind"), ("a", "mq-light")):
-            app.theme = theme
-            await pilot.press(key)  # the map, then the actions have the focus
-            await pilot.pause()
-            assert shown_parts(app) == textual_parts(app)
-            seen.append(highlight(app))
-        # the highlighted action's colour depends on the focus and on the theme (two dark ones, then a
-        # light one): remembered styles that ignored either would show an earlier one again
-        assert len(set(seen)) == 4
-
-
-async def test_component_styles_follow_the_classes_of_the_nodes_above() -> None:
-    """(app.tcss: with the app's ``-no-color`` class, the highlighted line is in reverse video.)"""
-    app = local_app(store_for())
-    async with running(app, size=(100, 30)):
-        seen = []
-        for no_color in (False, True, False):
-            app.set_class(no_color, "-no-color")
-            assert shown_parts(app) == textual_parts(app)
-            seen.append(highlight(app))
-        assert seen[0] != seen[1] and seen[0] == seen[2]
-
-
 class Probe(Widget):
     """A widget whose CSS arrives after the game screen's: it restyles the actions' highlight."""
 
@@ -85,27 +60,34 @@ class Probe(Widget):
     DEFAULT_CSS = "GameScreen #actions:focus > .option-list--option-highlighted { background: #123456; }"
 
 
-async def test_component_styles_follow_css_that_arrives_later() -> None:
+async def test_component_styles_are_textuals_whatever_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     app = local_app(store_for())
     async with running(app, size=(100, 30)) as pilot:
-        assert shown_parts(app) == textual_parts(app)
-        before = highlight(app)
-        await app.screen.mount(Probe())
-        await pilot.pause()
-        assert shown_parts(app) == textual_parts(app)
-        assert highlight(app) != before
+        assert isinstance(app.stylesheet, SharedStylesheet) and isinstance(app.screen, GameScreen)
+        # the focus (a pseudo class) and the theme: the highlighted action's colour depends on both
+        # (two dark themes, then a light one): remembered styles that ignored either would show an
+        # earlier colour again
+        seen = []
+        for key, theme in (("m", "mq-dark"), ("a", "mq-dark"), ("a", "mq-colourblind"), ("a", "mq-light")):
+            app.theme = theme
+            await pilot.press(key)  # the map, then the actions have the focus
+            await pilot.pause()
+            assert shown_parts(app) == textual_parts(app), (key, theme)
+            seen.append(highlight(app))
+        assert len(set(seen)) == 4
 
+        # a class of a node above (app.tcss: with the app's -no-color, the highlight is reverse video)
+        seen = []
+        for no_color in (True, False):
+            app.set_class(no_color, "-no-color")
+            assert shown_parts(app) == textual_parts(app), no_color
+            seen.append(highlight(app))
+        assert seen[0] != seen[1]
 
-async def test_a_widget_restyled_again_takes_its_component_styles_as_remembered(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """(Fails when the stylesheet works every component out again, as Textual does: the map's 18 and
-    the log's 14 on each focus change.)"""
-    app = local_app(store_for())
-    async with running(app, size=(100, 30)):
+        # a second restyle works out no component node: all are remembered (Textual works out every
+        # one again, the map's 18 and the log's 14, on each focus change)
         sheet = app.stylesheet
         nodes = list(app.screen.walk_children(with_self=True))
-        sheet.update_nodes(nodes)
         worked_out: list[DOMNode] = []
         plain_apply = sheet.apply
 
@@ -114,20 +96,32 @@ async def test_a_widget_restyled_again_takes_its_component_styles_as_remembered(
                 worked_out.append(node)
             plain_apply(node, **kwargs)
 
-        monkeypatch.setattr(sheet, "apply", apply)
-        sheet.update_nodes(nodes)
+        with monkeypatch.context() as patch:
+            patch.setattr(sheet, "apply", apply)
+            sheet.update_nodes(nodes)
         assert sum(len(node._get_component_classes()) for node in nodes) > 40
         assert worked_out == []
 
+        # CSS that arrives later (a widget of a new kind) is followed
+        before = highlight(app)
+        await app.screen.mount(Probe())
+        await pilot.pause()
+        assert shown_parts(app) == textual_parts(app)
+        assert highlight(app) != before
 
-@pytest.mark.parametrize("open_it", ["title_new", "show_help", "title_settings", "show_rules"])
-async def test_a_screen_is_styled_once_as_it_opens(monkeypatch: pytest.MonkeyPatch, open_it: str) -> None:
+
+async def test_each_screen_is_styled_once_as_it_opens(monkeypatch: pytest.MonkeyPatch) -> None:
     """Its widgets are styled as they mount; its first showing restyles none of them again (Textual
-    restyles the whole screen then: the screen and each of its widgets a second time)."""
+    restyles the whole screen then: the screen and each of its widgets a second time). Opening the
+    settings previews no theme: its theme list highlights its first theme as it is built, then the
+    current one, and each preview would restyle every screen (moving in the list previews:
+    test_ui_title.py)."""
     app = make_app(None)
     async with running(app) as pilot:
         title = app.screen
+        assert isinstance(title, TitleScreen)
         styled: list[DOMNode] = []
+        refreshed: list[str] = []
         plain_apply = app.stylesheet.apply
 
         def apply(node: DOMNode, **kwargs: Any) -> None:
@@ -135,24 +129,16 @@ async def test_a_screen_is_styled_once_as_it_opens(monkeypatch: pytest.MonkeyPat
             plain_apply(node, **kwargs)
 
         monkeypatch.setattr(app.stylesheet, "apply", apply)
-        getattr(app, open_it)()
-        await pilot.pause()
-        await settle(pilot, app)
-        screen = app.screen
-        assert screen is not title and isinstance(screen, StyledAtMount)
-        assert styled.count(screen) == 1
-
-
-async def test_opening_the_settings_previews_no_theme(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The theme list highlights its first theme as it is built, then the current one: neither is a
-    preview (each would restyle every screen); moving in the list previews (test_ui_title.py)."""
-    app = make_app(None)
-    async with running(app) as pilot:
-        themes: list[str] = []
-        monkeypatch.setattr(app, "refresh_css", lambda animate=True: themes.append(app.theme))
-        app.title_settings()
-        await pilot.pause()
-        await settle(pilot, app)
-        assert isinstance(app.screen, SettingsScreen)
-        assert app.screen.query_one("#themes", OptionList).highlighted_option.id == app.theme
-        assert themes == []
+        monkeypatch.setattr(app, "refresh_css", lambda animate=True: refreshed.append(app.theme))
+        for open_it in ("title_new", "show_help", "title_settings", "show_rules"):
+            getattr(app, open_it)()
+            await pilot.pause()
+            await settle(pilot, app)
+            screen = app.screen
+            assert screen is not title and isinstance(screen, StyledAtMount)
+            assert styled.count(screen) == 1, open_it
+            if isinstance(screen, SettingsScreen):
+                assert screen.query_one("#themes", OptionList).highlighted_option.id == app.theme
+            app.pop_screen()
+            await settle(pilot, app)
+        assert refreshed == []
