@@ -14,6 +14,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.engine.defs import Content
+from mqtui.ui.screens.steady import StyledAtMount
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def game_entries(content: Content, packs: Sequence[str]) -> list[Entry]:
     return [e if e in base else replace(e, pack=label) for e in entries(content)]
 
 
-class CardBrowserScreen(Screen[None]):
+class CardBrowserScreen(StyledAtMount, Screen[None]):
     BINDINGS = [
         Binding("escape", "close", "Back", id="cards.close"),
         Binding("slash", "search", "Search", id="cards.search"),

@@ -13,10 +13,11 @@ from textual.widgets.option_list import Option
 
 from mqtui.engine.cards import CardTable
 from mqtui.ui.describe import card_kind, card_name
+from mqtui.ui.screens.steady import StyledAtMount
 from mqtui.ui.widgets.footer import QuietFooter
 
 
-class CharityDialog(ModalScreen[list[int] | None]):
+class CharityDialog(StyledAtMount, ModalScreen[list[int] | None]):
     """Mark exactly ``n`` cards of the hand; Enter confirms, Esc puts the choice off."""
 
     BINDINGS = [

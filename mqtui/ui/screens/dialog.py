@@ -8,10 +8,12 @@ from typing import TypeVar
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
+from mqtui.ui.screens.steady import StyledAtMount
+
 Answer = TypeVar("Answer")
 
 
-class Dialog(ModalScreen[Answer | None]):
+class Dialog(StyledAtMount, ModalScreen[Answer | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
     DEFAULT_CSS = """
     Dialog { align: center middle; }

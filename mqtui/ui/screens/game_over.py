@@ -26,6 +26,7 @@ from mqtui.engine.state import State
 from mqtui.store import HUMAN, Seat, Snapshot
 from mqtui.ui.appref import mq_app
 from mqtui.ui.describe import last_result, room_name
+from mqtui.ui.screens.steady import StyledAtMount
 
 COLUMNS = (("Level", 5), ("Kills", 5), ("Deaths", 6), ("Gold", 5))
 
@@ -101,7 +102,7 @@ def fight_text(cards: CardTable, s: State) -> Text:
     return t
 
 
-class GameOverScreen(ModalScreen[str]):
+class GameOverScreen(StyledAtMount, ModalScreen[str]):
     """Returns "new", "title" or "quit"; ``r`` shows the replay on top of it."""
 
     BINDINGS = [

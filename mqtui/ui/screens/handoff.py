@@ -8,8 +8,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from mqtui.ui.screens.steady import StyledAtMount
 
-class HandoffScreen(ModalScreen[None]):
+
+class HandoffScreen(StyledAtMount, ModalScreen[None]):
     """Covers the whole screen until the next player presses Enter or Space."""
 
     BINDINGS = [

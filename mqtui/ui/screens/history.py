@@ -9,11 +9,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from mqtui.store import Snapshot
+from mqtui.ui.screens.steady import StyledAtMount
 from mqtui.ui.widgets.footer import QuietFooter
 from mqtui.ui.widgets.log import GameLog
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(StyledAtMount, Screen[None]):
     BINDINGS = [
         Binding("escape", "close", "Back", id="history.close"),
         Binding("L,f3,q", "close", "Back", id="history.close2", show=False),

@@ -20,6 +20,7 @@ from mqtui.net import lobbyproto as lp
 from mqtui.net.limits import Limits
 from mqtui.net.protocol import ProtocolError, SeatInfo
 from mqtui.ui.screens.dialog import Dialog
+from mqtui.ui.screens.steady import StyledAtMount
 
 REFRESH = Limits.lobby_refresh  # seconds between two looks at the list (unless the host says)
 NO_SEAT = "none"
@@ -34,7 +35,7 @@ def seat_word(seat: SeatInfo) -> str:
     )
 
 
-class LobbyScreen(Screen[lp.Seated | None]):
+class LobbyScreen(StyledAtMount, Screen[lp.Seated | None]):
     """Every table of the host, and what a visitor can do with them."""
 
     BINDINGS = [

@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from mqtui.engine.defs import COLOURS
 from mqtui.ui.appref import mq_app
+from mqtui.ui.screens.steady import StyledAtMount
 from mqtui.ui.session import DEFAULT_NAMES, SeatSpec, available_bot
 
 MAX_SEATS = 6
@@ -39,7 +40,7 @@ def pack_label(packs: list[str]) -> str:
     return f"Packs: {describe(packs) or 'none (the base game)'} ▸"
 
 
-class NewGameScreen(Screen[None]):
+class NewGameScreen(StyledAtMount, Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="new.start"),
         Binding("escape", "back", "Back", id="new.back"),

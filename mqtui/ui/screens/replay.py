@@ -24,6 +24,7 @@ from mqtui.store import HUMAN, Snapshot
 from mqtui.timeline import Timeline
 from mqtui.ui.describe import action_label
 from mqtui.ui.screens.handoff import HandoffScreen
+from mqtui.ui.screens.steady import StyledAtMount
 from mqtui.ui.widgets.combat import CombatPane
 from mqtui.ui.widgets.footer import QuietFooter
 from mqtui.ui.widgets.hand import CardList
@@ -35,7 +36,7 @@ from mqtui.ui.widgets.status import StatusBar
 OPEN = -1  # the "every hand open" view of a finished game
 
 
-class RoundDialog(ModalScreen[int | None]):
+class RoundDialog(StyledAtMount, ModalScreen[int | None]):
     """Asks for a round number."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="round.cancel")]
@@ -80,7 +81,7 @@ def default_seat(timeline: Timeline) -> int:
     return next((i for i, s in enumerate(seats) if s.kind == HUMAN), 0)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(StyledAtMount, Screen[None]):
     """One game's timeline; the panes show the position ``at``."""
 
     BINDINGS = [

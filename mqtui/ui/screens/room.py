@@ -11,8 +11,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from mqtui.ui.screens.steady import StyledAtMount
 
-class RoomScreen(ModalScreen[None]):
+
+class RoomScreen(StyledAtMount, ModalScreen[None]):
     """A page of text, scrolled with the arrows, closed with Esc (and the key that opened it)."""
 
     BINDINGS = [

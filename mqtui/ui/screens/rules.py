@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, MarkdownViewer
 
 from mqtui.paths import DOCS_DIR
+from mqtui.ui.screens.steady import StyledAtMount
 
 MISSING = """\
 # Rules
@@ -45,7 +46,7 @@ def rules_markdown() -> str:
         return MISSING
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(StyledAtMount, Screen[None]):
     BINDINGS = [
         Binding("escape", "close", "Back", id="rules.close"),
         Binding("q", "close", "Back", show=False, id="rules.close2"),

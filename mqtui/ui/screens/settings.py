@@ -65,7 +65,9 @@ class SettingsScreen(Dialog[Settings]):
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option.id:
+        # (a highlight since moved on is not previewed: the list sends one for its first option as it
+        # is built, before the current theme's; each preview restyles every screen)
+        if event.option.id and event.option_index == event.option_list.highlighted:
             self.app.theme = event.option.id
 
     def _result(self) -> Settings:

@@ -8,6 +8,10 @@ the screen opens at), skips the restyle of its first showing, and lets the ``Res
 sends it go by when it is laid out at that size with the breakpoint classes it has. A real resize is
 handled as before; the breakpoint classes change first, so :meth:`SteadyScreen.resized` reads the
 new ones.
+
+:class:`StyledAtMount` gives any other screen (the dialogs, the reference screens) the first part:
+no restyle of the whole screen when it is first shown, a moment after its widgets were styled as
+they mounted.
 """
 
 from __future__ import annotations
@@ -19,6 +23,22 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 ResultType = TypeVar("ResultType")
+
+
+class StyledAtMount:
+    """Mixed into a screen class (before ``Screen`` or ``ModalScreen``): its first showing does not
+    style its widgets again. Textual sends a pushed screen ``ScreenResume`` as it pushes it; the
+    screen's widgets are styled as they mount (its ``DEFAULT_CSS`` comes with it, before), and a
+    change of their classes or pseudo classes after that restyles them itself. Later showings (a
+    screen shown again) are as Textual does them. (Textual 8.2.8: ``App.push_screen``,
+    ``Screen._on_screen_resume``; ``tests/test_ui_styles.py`` counts the stylings.)"""
+
+    _styled_at_mount = True
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        if self._styled_at_mount:
+            self._styled_at_mount = False
+            event.refresh_styles = False
 
 
 class SteadyScreen(Screen[ResultType]):

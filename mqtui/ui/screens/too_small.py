@@ -6,11 +6,13 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
+from mqtui.ui.screens.steady import StyledAtMount
+
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
 
 
-class TooSmallScreen(Screen[None]):
+class TooSmallScreen(StyledAtMount, Screen[None]):
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; background: $background; }
     TooSmallScreen Static { width: auto; max-width: 100%; height: auto; text-align: center; }
