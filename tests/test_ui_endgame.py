@@ -82,7 +82,7 @@ async def deciding_fight_then_results(pilot, app: MQApp, store) -> GameOverScree
     return over
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=2)
 async def test_the_deciding_fight_stays_until_enter_then_the_results_then_the_replay_of_the_game() -> None:
     """One game, won (the game until its last action, a computer player's), from the deciding fight to the
     results (:func:`deciding_fight_then_results`) to the replay from the results, stepped through by keys.
