@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList
-from ui_helpers import make_app, running, settle
+from ui_helpers import make_app, press, running, settle, until
 
 from mqtui import packs, paths
 from mqtui.cli import main
@@ -19,6 +19,7 @@ from mqtui.ui.screens.cards import CardBrowserScreen
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.new_game import NewGameScreen
 from mqtui.ui.screens.packs import PackChooser
+from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.session import SeatSpec, new_store
 
 SHIPPED = "standing-room-only"
@@ -164,23 +165,28 @@ async def test_new_game_screen_lists_the_packs_and_the_game_uses_the_ticked_one(
     add_broken_pack(data)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("n")
-        assert isinstance(app.screen, NewGameScreen)
-        app.screen.query_one("#packs").press()
-        await pilot.pause()
+        # (each key waits for its effect, not for the app to be idle)
+        await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
+        await press(pilot, "n", lambda: isinstance(app.screen, NewGameScreen))
+        new_game = app.screen
+        new_game.query_one("#packs").press()
+        await until(pilot, lambda: isinstance(app.screen, PackChooser), "the pack chooser")
         chooser = app.screen
         assert isinstance(chooser, PackChooser)
         assert [p.name for p in chooser.packs] == [SHIPPED, "my-trouble"]
         assert "Left out (broken): broken: " in str(chooser.query_one("#broken").render())
-        await pilot.press("down", "space")  # tick the second: the player's copy
-        shown = [str(o.prompt) for o in chooser.query_one("#pack-list", OptionList).options]
-        assert [line[:4] for line in shown] == ["[ ] ", "[x] "]  # ticked is not colour alone
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, NewGameScreen)
-        assert "Packs: Standing Room Only" in str(app.screen.query_one("#packs").label)
-        await pilot.press("ctrl+s")
+        pack_list = chooser.query_one("#pack-list", OptionList)
+
+        def shown() -> list[str]:
+            return [str(o.prompt)[:4] for o in pack_list.options]
+
+        await press(pilot, "down", lambda: pack_list.highlighted == 1)
+        await press(pilot, "space", lambda: shown() != ["[ ] ", "[ ] "])  # tick the second: the player's copy
+        assert shown() == ["[ ] ", "[x] "]  # ticked is not colour alone
+        label = new_game.query_one("#packs")
+        await press(pilot, "enter", lambda: app.screen is new_game and "Packs:" in str(label.label))
+        assert "Packs: Standing Room Only" in str(label.label)
+        await press(pilot, "ctrl+s", lambda: isinstance(app.screen, GameScreen))
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         assert app.game_store is not None
@@ -192,8 +198,12 @@ async def test_title_card_browser_shows_pack_cards_and_leaves_a_broken_pack_out(
     add_broken_pack(data)
     app = make_app()
     async with running(app) as pilot:
-        await pilot.press("k")
-        await pilot.pause()
+
+        def browsing() -> bool:  # the browser filled, and the word about the broken pack out
+            screen = app.screen
+            return isinstance(screen, CardBrowserScreen) and bool(screen.all) and bool(app._notifications)
+
+        await press(pilot, "k", browsing, "the card browser")
         assert isinstance(app.screen, CardBrowserScreen)
         from_pack = [e for e in app.screen.all if e.pack]
         assert {e.pack for e in from_pack} == {"Standing Room Only"}
@@ -209,7 +219,7 @@ async def test_a_theme_in_the_data_folder_is_offered(data: Path) -> None:
     )
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
         assert app.theme_labels["moss"] == "Moss (mine)"
         assert "mq-light" in app.theme_labels  # and the shipped ones still
 
@@ -234,7 +244,7 @@ async def test_an_app_started_with_packs_plays_them(data: Path) -> None:
         assert packs.game_packs(app.game_store) == (SHIPPED,)
         assert "queue-jumper" in app.game_store.cards.by_id
         app.show_cards()  # the game's card browser marks what the pack brings
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, CardBrowserScreen) and app.screen.all, "the cards")
         assert isinstance(app.screen, CardBrowserScreen)
         marked = {e.name for e in app.screen.all if e.pack == "Standing Room Only"}
         assert "Queue-Jumping Goblin" in marked

@@ -65,6 +65,16 @@ async def play_and_quit(store, move: str = "shift+right") -> Path:  # type: igno
     return path
 
 
+def autosave_of(store) -> Path:  # type: ignore[no-untyped-def]
+    """An unfinished game's autosave with a backup, as the app leaves it when the player quits (what
+    ``play_and_quit`` does through the app, which test_each_game_has_its_own_autosave... checks):
+    for the tests of what Continue and Load do with the files they find."""
+    path = slots.new_autosave_path()
+    store.save(path)
+    store.save(path)  # (the first write becomes its backup)
+    return path
+
+
 async def test_each_game_has_its_own_autosave_and_a_new_game_replaces_none(data: Path) -> None:
     first = await play_and_quit(store_for(seed=3))
     before = files(slots.saves_dir())
@@ -76,8 +86,8 @@ async def test_each_game_has_its_own_autosave_and_a_new_game_replaces_none(data:
 
 
 async def test_continue_resumes_the_most_recent_unfinished_game(data: Path) -> None:
-    older = await play_and_quit(store_for(seed=3))
-    newer = await play_and_quit(store_for(seed=5))
+    older = autosave_of(store_for(seed=3))
+    newer = autosave_of(store_for(seed=5))
     age(older, 60)
     # a finished game saved even more recently (e.g. the program was killed before filing it) is skipped
     done = slots.saves_dir() / f"autosave-finished-one{slots.SUFFIX}"
@@ -89,7 +99,7 @@ async def test_continue_resumes_the_most_recent_unfinished_game(data: Path) -> N
 
 
 async def test_continue_still_finds_a_damaged_autosave_whose_backup_is_good(data: Path) -> None:
-    path = await play_and_quit(store_for(seed=3))
+    path = autosave_of(store_for(seed=3))
     assert slots.backups_of(path)
     path.write_bytes(b"damaged")
     assert slots.latest_unfinished() == path
@@ -97,7 +107,7 @@ async def test_continue_still_finds_a_damaged_autosave_whose_backup_is_good(data
 
 
 async def test_loading_a_named_save_never_writes_over_it_or_another_game_s_autosave(data: Path) -> None:
-    other = await play_and_quit(store_for(seed=5))
+    other = autosave_of(store_for(seed=5))
     named = slots.saves_dir() / f"my game{slots.SUFFIX}"
     game_until(120).save(named)
     before = files(slots.saves_dir())

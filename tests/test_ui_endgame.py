@@ -50,47 +50,51 @@ def replay_shown(app: MQApp) -> bool:
     return isinstance(app.screen, ReplayScreen) and app.screen.snapshot is not None
 
 
-async def test_the_deciding_fight_stays_until_enter_then_the_results_fit_80x24() -> None:
-    store = game_until(-1)
-    app = local_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        game = app.screen
-        assert isinstance(game, GameScreen) and store.state.stage == "over"
-        for _ in range(5):  # it waits for the player, however long
-            await pilot.pause()
-        assert app.screen is game
-        c = game.snapshot.view.combat
-        assert c is not None and c.boss and c.hero_die > 0  # the fight with its dice, still on screen
-        assert game.query_one("#main").current == "combat-main"
-        assert "30 vs 22 with the dice, heroes lead" in game.query_one("#combat-main").plain_text()
-        assert any("wins the game" in line.text for line in game.snapshot.log)
-        await pilot.press("space")  # not the key that moves on (it passes in fights)
+async def deciding_fight_then_results(pilot, app: MQApp, store) -> GameOverScreen:  # type: ignore[no-untyped-def]
+    """A game just won: the deciding fight stays until Enter, then the results fit 80x24."""
+    game = app.screen
+    assert isinstance(game, GameScreen) and store.state.stage == "over"
+    for _ in range(5):  # it waits for the player, however long
         await pilot.pause()
-        assert app.screen is game
-        await press(pilot, "enter", lambda: isinstance(app.screen, GameOverScreen))
-        over = app.screen
-        banner = str(over.query_one("#banner").render())
-        assert "Ann wins after 15 rounds" in banner
-        width = over.query_one("#table").content_size.width
-        rows = plain(over.query_one("#table").content, width)  # type: ignore[attr-defined]
-        assert len(rows) == 1 + len(PLAYERS)  # a heading and one line per hero
-        assert rows[1].startswith("★ Ann") and "…" not in "".join(rows)
-        for name, _ in PLAYERS:
-            assert sum(name in row for row in rows) == 1
-        fight = "\n".join(plain(over.query_one("#fight").content, width))  # type: ignore[attr-defined]
-        assert "The deciding fight (round 15, The Entrance)" in fight and "die" in fight
-        assert "Cards played:" in fight and "Kept as finished-" in fight
-        assert over.query_one("Vertical").region.height <= 24
+    assert app.screen is game
+    c = game.snapshot.view.combat
+    assert c is not None and c.boss and c.hero_die > 0  # the fight with its dice, still on screen
+    assert game.query_one("#main").current == "combat-main"
+    assert "30 vs 22 with the dice, heroes lead" in game.query_one("#combat-main").plain_text()
+    assert any("wins the game" in line.text for line in game.snapshot.log)
+    await pilot.press("space")  # not the key that moves on (it passes in fights)
+    await pilot.pause()
+    assert app.screen is game
+    await press(pilot, "enter", lambda: isinstance(app.screen, GameOverScreen))
+    over = app.screen
+    banner = str(over.query_one("#banner").render())
+    assert "Ann wins after 15 rounds" in banner
+    width = over.query_one("#table").content_size.width
+    rows = plain(over.query_one("#table").content, width)  # type: ignore[attr-defined]
+    assert len(rows) == 1 + len(PLAYERS)  # a heading and one line per hero
+    assert rows[1].startswith("★ Ann") and "…" not in "".join(rows)
+    for name, _ in PLAYERS:
+        assert sum(name in row for row in rows) == 1
+    fight = "\n".join(plain(over.query_one("#fight").content, width))  # type: ignore[attr-defined]
+    assert "The deciding fight (round 15, The Entrance)" in fight and "die" in fight
+    assert "Cards played:" in fight and "Kept as finished-" in fight
+    assert over.query_one("Vertical").region.height <= 24
+    return over
 
 
-@pytest.mark.slow
-async def test_replay_from_the_game_over_screen_steps_through_the_game() -> None:
+@pytest.mark.slow(seconds=2)
+async def test_the_deciding_fight_stays_until_enter_then_the_results_then_the_replay_of_the_game() -> None:
+    """One game, won (the game until its last action, a computer player's), from the deciding fight to the
+    results (:func:`deciding_fight_then_results`) to the replay from the results, stepped through by keys.
+    (Two tests before, each playing the same game to its end and opening the app on it.)"""
     store = game_until(-1)
     app = local_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        replay = await open_replay(pilot, app, "enter", GameOverScreen)
+        over = await deciding_fight_then_results(pilot, app, store)
+        await press(pilot, "r", lambda: replay_shown(app), "the replay")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
         t = replay.timeline
         assert replay.at == t.last and replay.eyes == OPEN  # a finished game: every hand open
         assert replay.snapshot.view.heroes[1].hand == t.state(t.last).heroes[1].hand
@@ -114,7 +118,7 @@ async def test_replay_from_the_game_over_screen_steps_through_the_game() -> None
         assert replay.query_one("#main").current == "combat"
         await press(pilot, "v", lambda: replay.eyes == 0)  # through Ann's eyes only
         assert set(replay.snapshot.view.heroes[1].hand) == {HIDDEN}
-        await press(pilot, "escape", lambda: isinstance(app.screen, GameOverScreen))
+        await press(pilot, "escape", lambda: app.screen is over)
 
 
 async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_dialog() -> None:

@@ -12,7 +12,7 @@ from endgame_helpers import game_until
 from rich.console import Console
 from textual.geometry import Region
 from textual.widgets import OptionList
-from ui_helpers import local_app, press, redraw, running, settle, until
+from ui_helpers import local_app, press, redraw, resize, running, settle, until
 
 from mqtui.saves import slots
 from mqtui.ui.app import MQApp
@@ -39,7 +39,11 @@ def shown(pane: CombatPane) -> list[str]:
     return out.getvalue().rstrip("\n").splitlines()
 
 
-async def combat_lines(actions: int, size: tuple[int, int], show: bool = False) -> tuple[list[str], int]:
+async def combat_lines(
+    actions: int, size: tuple[int, int], show: bool = False, then: tuple[int, int] | None = None
+) -> tuple[list[str], int] | tuple[tuple[list[str], int], tuple[list[str], int]]:
+    """The combat pane's lines and height in the game after ``actions`` at ``size``; with ``then``, also
+    after the terminal is resized to ``then`` (the same app: the fight drawn again for the new size)."""
     app = local_app(game_until(actions))
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
@@ -49,31 +53,48 @@ async def combat_lines(actions: int, size: tuple[int, int], show: bool = False) 
         if show:  # the fight is over: the pane that shows the last one
             game.query_one("#main").current = "combat-main"  # type: ignore[attr-defined]
 
-            def fitted() -> bool:  # shown, laid out, and its text fitted to its size
-                now = (pane.content_size.width, pane.content_size.height)
-                return pane.display and now[1] > 0 and pane._fitted == now
+        def fitted() -> bool:  # shown, laid out, and its text fitted to its size
+            now = (pane.content_size.width, pane.content_size.height)
+            return pane.display and now[1] > 0 and pane._fitted == now
 
+        if show:
             await until(pilot, fitted, "the pane fitted")
         assert pane.display and pane.content_size.height > 0
-        return shown(pane), pane.content_size.height
+        first = shown(pane), pane.content_size.height
+        if then is None:
+            return first
+        before = pane.content_size
+
+        def refitted() -> bool:  # laid out again for the new size, and its text fitted to that
+            return game.size == then and pane.content_size != before and fitted()
+
+        await resize(pilot, then, refitted, "the pane fitted to the new size")
+        await settle(pilot, app)
+        return first, (shown(pane), pane.content_size.height)
 
 
-@pytest.mark.parametrize("actions", [-1, BIG_FIGHT])
-async def test_a_long_fight_fits_80x24_with_both_totals(actions: int) -> None:
-    lines, height = await combat_lines(actions, (80, 24))
+def fits_with_both_totals(lines: list[str], height: int) -> None:
     assert len(lines) <= height
     assert sum(len(re.findall(r"\btotal +\d+", line)) for line in lines) == 2
     assert any("more" in line for line in lines)  # the terms that did not fit, summed on one line
 
 
-async def test_a_long_fight_is_whole_when_there_is_room() -> None:
-    lines, height = await combat_lines(-1, (80, 50))
-    assert len(lines) <= height and not any(" more " in line for line in lines)
-    assert any("Glitter Bomb" in line for line in lines)
+async def test_a_long_fight_fits_80x24_with_both_totals() -> None:
+    lines, height = await combat_lines(BIG_FIGHT, (80, 24))  # type: ignore[misc]
+    fits_with_both_totals(lines, height)
+
+
+async def test_the_deciding_fight_fits_80x24_and_is_whole_when_there_is_room() -> None:
+    """The game's last fight at 80x24, then the terminal made taller (one app: the game played to its
+    end once)."""
+    (lines, height), (tall, tall_height) = await combat_lines(-1, (80, 24), then=(80, 50))  # type: ignore[misc]
+    fits_with_both_totals(lines, height)
+    assert len(tall) <= tall_height and not any(" more " in line for line in tall)
+    assert any("Glitter Bomb" in line for line in tall)
 
 
 async def test_the_last_fight_summary_fits_80x24_with_both_sums() -> None:
-    lines, height = await combat_lines(LOST_FIGHT, (80, 24), show=True)
+    lines, height = await combat_lines(LOST_FIGHT, (80, 24), show=True)  # type: ignore[misc]
     text = " ".join(lines)
     assert len(lines) <= height
     assert "Last fight:" in text and "= 27)" in text and "= 34)" in text and "loses to" in text
