@@ -152,14 +152,13 @@ class GameLog(SteadyScroll, RichLog):
     def _drawn(self, line: LogLine, width: int, options: ConsoleOptions) -> list[Strip]:
         """An entry's lines as ``write`` draws them at ``width`` (kept: see ``_DRAWN``); ``options``:
         the console's (its ``options`` is worked out again, with the terminal's size, at each call)."""
-        symbol, name = log_style(line.kind)
-        style = self.get_component_rich_style(f"log--{name}") if name else None
+        symbol, style = self._look(line)
         key = (symbol, line.text, style, width)
         drawn = _DRAWN.get(key)
         if drawn is None:
             if len(_DRAWN) >= _DRAWN_LIMIT:
                 _DRAWN.clear()
-            text = Text.assemble((f"{symbol} ", style or ""), (line.text, style or ""))
+            text = self._assemble(symbol, style, line)
             drawn = _DRAWN[key] = self._strips(self._rows(text, width, options))
         return drawn
 
@@ -307,6 +306,13 @@ class GameLog(SteadyScroll, RichLog):
         return kept[1]
 
     def line_text(self, line: LogLine) -> Text:
+        return self._assemble(*self._look(line), line)
+
+    def _look(self, line: LogLine) -> tuple[str, Style | None]:
+        """An entry's symbol and style, by its kind."""
         symbol, name = log_style(line.kind)
-        style = self.get_component_rich_style(f"log--{name}") if name else None
+        return symbol, self.get_component_rich_style(f"log--{name}") if name else None
+
+    @staticmethod
+    def _assemble(symbol: str, style: Style | None, line: LogLine) -> Text:
         return Text.assemble((f"{symbol} ", style or ""), (line.text, style or ""))
