@@ -36,9 +36,9 @@ def _rewrite(path: str) -> None:
     fn = Path(path)
     state = _config.stash[rewrite.assertstate_key]
     source_stat, code = rewrite._rewrite_test(fn, _config)
-    rewrite._write_pyc(
-        state, code, source_stat, rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
-    )
+    cache_dir = rewrite.get_cache_dir(fn)
+    if rewrite.try_makedirs(cache_dir):
+        rewrite._write_pyc(state, code, source_stat, cache_dir / (fn.name[:-3] + rewrite.PYC_TAIL))
 
 
 def _compile(path: str) -> None:
