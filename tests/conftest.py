@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from engine_helpers import engine as base_engine
+from precompile import precompile
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
 
@@ -36,6 +37,11 @@ from mqtui.engine.game import Engine
 # ~0.2 s of CPU, and the UI tests allocate enough for dozens of them (6.7 of the 26 CPU-seconds of the small
 # UI tests, measured with gc.callbacks). Rarer collections free the same garbage for a fraction of that.
 gc.set_threshold(2000, 20, 50)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):  # xdist's controller
+        precompile(config, Path(__file__).resolve().parent.parent / "mqtui")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
