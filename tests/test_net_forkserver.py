@@ -19,7 +19,7 @@ from waiting import wait_until as _until
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net.authority import Authority
-from mqtui.net.forkserver import PROGRAMS, ForkServer, spawn_forked
+from mqtui.net.forkserver import PROGRAMS, ForkServer, share_parsed_css, spawn_forked
 from mqtui.net.identity import KeyTable
 from mqtui.net.sessionguard import process_state
 from mqtui.net.sshserver import SSHHost
@@ -107,6 +107,21 @@ async def test_a_forked_app_that_hangs_is_ended_by_a_signal(
             os.close(child.master)
     finally:
         await forks.close()
+
+
+def test_the_apps_of_a_fork_server_share_the_css_it_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.css.stylesheet import Stylesheet
+
+    monkeypatch.setattr(Stylesheet, "_parse_rules", Stylesheet._parse_rules)  # (as it was, after the test)
+    share_parsed_css()  # as the fork server does before its warm-up
+    css, where = "Static { color: $accent; }", ("app.tcss", "")
+    rules = Stylesheet(variables={"accent": "red"})._parse_rules(css, read_from=where)
+    assert Stylesheet(variables={"accent": "red"})._parse_rules(css, read_from=where) is rules  # parsed once
+    blue = Stylesheet(variables={"accent": "blue"})._parse_rules(css, read_from=where)  # another theme
+    assert blue is not rules and blue[0].styles.color != rules[0].styles.color
+    assert (
+        Stylesheet(variables={"accent": "red"})._parse_rules(css, read_from=("other.tcss", "")) is not rules
+    )
 
 
 @contextlib.asynccontextmanager
