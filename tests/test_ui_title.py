@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from textual.css.stylesheet import Stylesheet
 from textual.pilot import Pilot
+from textual.widgets import MarkdownViewer
 from ui_helpers import make_app, press, settle, until
 
 from mqtui.ui.app import MQApp
@@ -11,7 +13,7 @@ from mqtui.ui.screens.cards import CardBrowserScreen
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.help import HelpScreen
 from mqtui.ui.screens.new_game import NewGameScreen
-from mqtui.ui.screens.rules import RulesScreen
+from mqtui.ui.screens.rules import RulesScreen, RulesText, focus_styles_inside
 from mqtui.ui.screens.settings import SettingsScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings, load_settings
@@ -106,6 +108,11 @@ async def test_rules_cards_and_help_screens_open_and_close() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
         await press(pilot, "r", lambda: isinstance(app.screen, RulesScreen))
+        # the rules text has the keys: Page Down scrolls it
+        viewer = app.screen.query_one(MarkdownViewer)
+        await until(pilot, lambda: viewer.document.has_focus and viewer.max_scroll_y > 0, "the rules loaded")
+        await press(pilot, "pagedown", lambda: viewer.scroll_y > 0, "the rules scrolled")
+        assert not focus_styles_inside(app.stylesheet, viewer.document)  # (its focus restyles it alone)
         await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
         await press(pilot, "k", lambda: isinstance(app.screen, CardBrowserScreen))
         screen = app.screen
@@ -122,6 +129,26 @@ async def test_rules_cards_and_help_screens_open_and_close() -> None:
         app.show_help()
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
         await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
+
+
+def test_the_rules_text_is_styled_again_whole_on_focus_only_if_a_rule_asks() -> None:
+    """Focusing the rules text restyles its ~400 blocks only when a rule styles them by its focus."""
+
+    def sheet(css: str) -> Stylesheet:
+        stylesheet = Stylesheet()
+        stylesheet.add_source(css)
+        stylesheet.parse()
+        return stylesheet
+
+    text = RulesText(classes="rules")
+    for css in ("Markdown:focus MarkdownParagraph { color: red; }", ".rules:focus > * { color: red; }"):
+        assert focus_styles_inside(sheet(css), text), css
+    for css in (
+        "Markdown:focus { color: red; }",  # the text itself (styled again on focus anyway)
+        "OptionList:focus > .option-list--option-highlighted { color: red; }",  # another widget's
+        "Markdown:hover MarkdownParagraph { color: red; }",
+    ):
+        assert not focus_styles_inside(sheet(css), text), css
 
 
 async def test_rules_screen_without_the_rules_file(monkeypatch, tmp_path) -> None:
