@@ -6,7 +6,7 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 from textual.pilot import Pilot
 from textual.widgets import MarkdownViewer
-from ui_helpers import make_app, press, settle, until
+from ui_helpers import make_app, press, settle, textual_specs, until
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.cards import CardBrowserScreen
@@ -17,6 +17,14 @@ from mqtui.ui.screens.rules import RulesScreen, RulesText, focus_styles_inside
 from mqtui.ui.screens.settings import SettingsScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings, load_settings
+from mqtui.ui.widgets.footer import QuietFooter
+
+
+async def footer_shows_the_screens_keys(pilot: Pilot[object], app: MQApp) -> None:
+    """The screen's footer shows the keys Textual's own footer gives (all fit in 80 columns)."""
+    footer = app.screen.query_one(QuietFooter)
+    await until(pilot, lambda: footer.shown, "the footer's keys")
+    assert [s.spec for s in footer.shown] == textual_specs(footer), app.screen
 
 
 @pytest.mark.slow
@@ -25,6 +33,7 @@ async def test_new_game_from_title_screen_with_enter() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
         await press(pilot, "n", lambda: isinstance(app.screen, NewGameScreen))
+        await footer_shows_the_screens_keys(pilot, app)
         # the default table: one human against three computers
         await press(pilot, "enter", lambda: isinstance(app.screen, GameScreen))
         await settle(pilot, app)
@@ -113,10 +122,12 @@ async def test_rules_cards_and_help_screens_open_and_close() -> None:
         await until(pilot, lambda: viewer.document.has_focus and viewer.max_scroll_y > 0, "the rules loaded")
         await press(pilot, "pagedown", lambda: viewer.scroll_y > 0, "the rules scrolled")
         assert not focus_styles_inside(app.stylesheet, viewer.document)  # (its focus restyles it alone)
+        await footer_shows_the_screens_keys(pilot, app)
         await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
         await press(pilot, "k", lambda: isinstance(app.screen, CardBrowserScreen))
         screen = app.screen
         assert isinstance(screen, CardBrowserScreen)
+        await footer_shows_the_screens_keys(pilot, app)
         search = screen.query_one("#filter")
         await press(pilot, "slash", lambda: search.has_focus, "the search box")
         for n, key in enumerate("flask", 1):

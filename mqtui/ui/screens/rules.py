@@ -10,11 +10,12 @@ from textual.binding import Binding
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, MarkdownViewer
+from textual.widgets import Markdown, MarkdownViewer
 from textual.widgets.markdown import MarkdownTableOfContents
 
 from mqtui.paths import DOCS_DIR
 from mqtui.ui.screens.steady import StyledAtMount
+from mqtui.ui.widgets.footer import QuietFooter
 
 MISSING = """\
 # Rules
@@ -105,7 +106,7 @@ class RulesScreen(StyledAtMount, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield RulesViewer(rules_markdown(), show_table_of_contents=False)
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.query_one(MarkdownViewer).document.focus()
