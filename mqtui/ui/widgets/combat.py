@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 
+from rich._ratio import ratio_distribute
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -81,8 +82,29 @@ def combat_table(sides: tuple[Side, Side], good: Style | str = "green", bad: Sty
     return side_by_side(_side("Heroes", *sides[0], good), _side("Monsters", *sides[1], bad))
 
 
+class EvenGrid(Table):
+    """A Rich grid whose columns all take a share of the room (``ratio``): their widths come from the
+    room alone, not from what is in them. Rich measures every cell of a table before it works out its
+    columns' widths, and for such columns then uses none of it; measuring a side of the fight (a table
+    itself, each of its cells) was about a quarter of what drawing the combat pane cost. The widths
+    are Rich's own (``ratio_distribute``, as ``Table._calculate_column_widths`` calls it), whenever
+    they fill the room exactly; otherwise (a room too small for the columns) Rich works them out.
+    (Rich 15.0: ``Table._calculate_column_widths``.)"""
+
+    def _calculate_column_widths(self, console: Console, options: ConsoleOptions) -> list[int]:
+        columns = self.columns
+        if self.expand and self.min_width is None and columns and all(c.ratio for c in columns):
+            room = options.max_width
+            ratios = [c.ratio or 0 for c in columns]
+            least = [(c.width or 1) + self._get_padding_width(c._index) for c in columns]
+            widths = ratio_distribute(room, ratios, least)
+            if sum(widths) == room:
+                return widths
+        return super()._calculate_column_widths(console, options)
+
+
 def side_by_side(heroes: RenderableType, monsters: RenderableType) -> Table:
-    outer = Table.grid(padding=(0, 2), expand=True)
+    outer = EvenGrid.grid(padding=(0, 2), expand=True)
     outer.add_column(ratio=1)
     outer.add_column(ratio=1)
     outer.add_row(heroes, monsters)
