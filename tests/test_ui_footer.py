@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ui_helpers import make_app, settle, store_for
+from ui_helpers import make_app, settle, store_for, textual_specs
 
 from mqtui.ui.screens.help import HelpScreen
 from mqtui.ui.widgets.footer import KeySpec, QuietFooter
@@ -82,29 +82,6 @@ async def test_the_footer_takes_a_new_theme() -> None:
         app.theme = "mq-light"
         await pilot.pause()
         assert key_colour().lower() == "#7a4a12"
-
-
-def textual_specs(footer: QuietFooter) -> list[KeySpec]:
-    """The keys as Textual's own ``Screen.active_bindings`` gives them (every key of the screen asked
-    for, where the footer asks only for the keys it can show)."""
-    app, active = footer.app, footer.screen.active_bindings
-    firsts: dict[str, KeySpec] = {}
-    for _node, binding, enabled, tooltip in active.values():
-        if binding.show and binding.action not in firsts:
-            display = app.get_key_display(binding)
-            firsts[binding.action] = KeySpec(
-                binding.key, display, binding.description, binding.action, not enabled, tooltip
-            )
-    specs = list(firsts.values())
-    palette = active.get(app.COMMAND_PALETTE_BINDING)
-    if footer.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None:
-        _node, binding, enabled, _tooltip = palette
-        tip = binding.tooltip or binding.description
-        display = app.get_key_display(binding)
-        specs.append(
-            KeySpec(binding.key, display, binding.description, binding.action, not enabled, tip, True)
-        )
-    return specs
 
 
 async def test_the_footer_shows_the_keys_textuals_active_bindings_give() -> None:

@@ -3,6 +3,8 @@ again, reordered, with a prompt replaced, or clicked."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import OptionList
@@ -58,3 +60,43 @@ async def test_kept_options_draw_what_they_hold() -> None:
         show(pane, ["Search", "Pass"])  # the replaced option is not handed out for "Pass" again
         await pilot.pause()
         assert drawn(pane) == ["Search", "Pass"]
+
+
+async def test_the_hands_card_lines_follow_the_theme_and_what_can_be_played() -> None:
+    """A card's line in the hand is kept while what it is made of stays (the card, whether it can be
+    played, compact or not); a new theme colours it again, and a card that can no longer be played
+    loses its ▶."""
+    from ui_helpers import make_app, settle, store_for, until
+
+    from mqtui.ui.colours import theme_style
+    from mqtui.ui.describe import card_name, deck_word
+    from mqtui.ui.widgets.hand import CardList
+
+    store = store_for()
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        hand = app.screen.query_one(CardList)
+
+        def lines() -> dict[int, Text]:
+            prompts = (hand.get_option_at_index(i) for i in range(hand.option_count))
+            return {int(o.id[5:]): o.prompt for o in prompts if o.id and o.id.startswith("card-")}
+
+        def name_style(uid: int) -> object:
+            text = lines()[uid]
+            start = text.plain.index(card_name(hand.cards, uid))
+            return next(s.style for s in text.spans if s.start <= start < s.end)
+
+        playable = [uid for uid, text in lines().items() if text.plain.startswith("▶")]
+        assert playable, "no card to play at the start of Ann's turn"
+        uid = playable[0]
+        family = deck_word(hand.cards, uid)
+        assert name_style(uid) == theme_style(app, family, bold=True)
+        before = theme_style(app, family, bold=True)
+        app.theme = "mq-light"
+        await until(pilot, lambda: theme_style(app, family, bold=True) != before, "the new theme")
+        await until(
+            pilot, lambda: name_style(uid) == theme_style(app, family, bold=True), "the card recoloured"
+        )
+        hand.snapshot = dataclasses.replace(hand.snapshot, legal=())  # (nothing can be played now)
+        assert not lines()[uid].plain.startswith("▶")

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import pytest
+from textual.css.stylesheet import Stylesheet
 from textual.pilot import Pilot
-from ui_helpers import make_app, press, settle, until
+from textual.widgets import MarkdownViewer
+from ui_helpers import make_app, press, settle, textual_specs, until
 
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.cards import CardBrowserScreen
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.help import HelpScreen
 from mqtui.ui.screens.new_game import NewGameScreen
-from mqtui.ui.screens.rules import RulesScreen
+from mqtui.ui.screens.rules import RulesScreen, RulesText, focus_styles_inside
 from mqtui.ui.screens.settings import SettingsScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings, load_settings
+from mqtui.ui.widgets.footer import QuietFooter
+
+
+async def footer_shows_the_screens_keys(pilot: Pilot[object], app: MQApp) -> None:
+    """The screen's footer shows the keys Textual's own footer gives (all fit in 80 columns)."""
+    footer = app.screen.query_one(QuietFooter)
+    await until(pilot, lambda: footer.shown, "the footer's keys")
+    assert [s.spec for s in footer.shown] == textual_specs(footer), app.screen
 
 
 @pytest.mark.slow
@@ -23,6 +33,7 @@ async def test_new_game_from_title_screen_with_enter() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
         await press(pilot, "n", lambda: isinstance(app.screen, NewGameScreen))
+        await footer_shows_the_screens_keys(pilot, app)
         # the default table: one human against three computers
         await press(pilot, "enter", lambda: isinstance(app.screen, GameScreen))
         await settle(pilot, app)
@@ -106,10 +117,16 @@ async def test_rules_cards_and_help_screens_open_and_close() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
         await press(pilot, "r", lambda: isinstance(app.screen, RulesScreen))
+        # the rules text has the focus (its keys scroll it), and its focus restyles it alone
+        viewer = app.screen.query_one(MarkdownViewer)
+        await until(pilot, lambda: viewer.document.has_focus, "the rules text focused")
+        assert not focus_styles_inside(app.stylesheet, viewer.document)
+        await footer_shows_the_screens_keys(pilot, app)
         await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
         await press(pilot, "k", lambda: isinstance(app.screen, CardBrowserScreen))
         screen = app.screen
         assert isinstance(screen, CardBrowserScreen)
+        await footer_shows_the_screens_keys(pilot, app)
         search = screen.query_one("#filter")
         await press(pilot, "slash", lambda: search.has_focus, "the search box")
         for n, key in enumerate("flask", 1):
@@ -122,6 +139,26 @@ async def test_rules_cards_and_help_screens_open_and_close() -> None:
         app.show_help()
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
         await press(pilot, "escape", lambda: isinstance(app.screen, TitleScreen))
+
+
+def test_the_rules_text_is_styled_again_whole_on_focus_only_if_a_rule_asks() -> None:
+    """Focusing the rules text restyles its ~400 blocks only when a rule styles them by its focus."""
+
+    def sheet(css: str) -> Stylesheet:
+        stylesheet = Stylesheet()
+        stylesheet.add_source(css)
+        stylesheet.parse()
+        return stylesheet
+
+    text = RulesText(classes="rules")
+    for css in ("Markdown:focus MarkdownParagraph { color: red; }", ".rules:focus > * { color: red; }"):
+        assert focus_styles_inside(sheet(css), text), css
+    for css in (
+        "Markdown:focus { color: red; }",  # the text itself (styled again on focus anyway)
+        "OptionList:focus > .option-list--option-highlighted { color: red; }",  # another widget's
+        "Markdown:hover MarkdownParagraph { color: red; }",
+    ):
+        assert not focus_styles_inside(sheet(css), text), css
 
 
 async def test_rules_screen_without_the_rules_file(monkeypatch, tmp_path) -> None:

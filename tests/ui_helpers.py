@@ -24,6 +24,7 @@ from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.session import SeatSpec, new_store
 from mqtui.ui.settings import Settings
+from mqtui.ui.widgets.footer import KeySpec, QuietFooter
 
 
 def store_for(
@@ -326,3 +327,29 @@ async def past_hand_off(pilot: Pilot[object], app: MQApp) -> None:
     if isinstance(app.screen, HandoffScreen):
         await pilot.press("enter")
         await settle(pilot, app)
+
+
+# -- the footer ------------------------------------------------------------------------------------------
+
+
+def textual_specs(footer: QuietFooter) -> list[KeySpec]:
+    """The keys as Textual's own ``Screen.active_bindings`` gives them (every key of the screen asked
+    for, where the footer asks only for the keys it can show)."""
+    app, active = footer.app, footer.screen.active_bindings
+    firsts: dict[str, KeySpec] = {}
+    for _node, binding, enabled, tooltip in active.values():
+        if binding.show and binding.action not in firsts:
+            display = app.get_key_display(binding)
+            firsts[binding.action] = KeySpec(
+                binding.key, display, binding.description, binding.action, not enabled, tooltip
+            )
+    specs = list(firsts.values())
+    palette = active.get(app.COMMAND_PALETTE_BINDING)
+    if footer.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None:
+        _node, binding, enabled, _tooltip = palette
+        tip = binding.tooltip or binding.description
+        display = app.get_key_display(binding)
+        specs.append(
+            KeySpec(binding.key, display, binding.description, binding.action, not enabled, tip, True)
+        )
+    return specs

@@ -10,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.engine.defs import Content
 from mqtui.ui.screens.steady import StyledAtMount
+from mqtui.ui.widgets.footer import QuietFooter
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class CardBrowserScreen(StyledAtMount, Screen[None]):
                 yield OptionList(id="cards")
             with VerticalScroll(id="detail"):
                 yield Static(id="text")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self._fill("")

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from mqtui.engine.defs import COLOURS
 from mqtui.ui.appref import mq_app
 from mqtui.ui.screens.steady import StyledAtMount
 from mqtui.ui.session import DEFAULT_NAMES, SeatSpec, available_bot
+from mqtui.ui.widgets.footer import QuietFooter
 
 MAX_SEATS = 6
 DEFAULT_SEATS = 4
@@ -104,7 +105,7 @@ class NewGameScreen(StyledAtMount, Screen[None]):
             with Horizontal(id="buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Back", id="back")
-        yield Footer()
+        yield QuietFooter()
 
     def __init__(self) -> None:
         super().__init__()

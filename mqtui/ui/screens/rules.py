@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual._context import NoActiveAppError
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer, MarkdownViewer
+from textual.widgets import Markdown, MarkdownViewer
+from textual.widgets.markdown import MarkdownTableOfContents
 
 from mqtui.paths import DOCS_DIR
 from mqtui.ui.screens.steady import StyledAtMount
+from mqtui.ui.widgets.footer import QuietFooter
 
 MISSING = """\
 # Rules
@@ -46,6 +51,49 @@ def rules_markdown() -> str:
         return MISSING
 
 
+def focus_styles_inside(stylesheet: Stylesheet, node: DOMNode) -> bool:
+    """Whether a rule could style something inside ``node`` by ``node``'s focus: a selector with
+    ``:focus`` that ``node`` may match (by type, class or id) with more of the selector after it."""
+    return any(
+        "focus" in selector.pseudo_classes and selector._check(node)
+        for rule in stylesheet.rules
+        if "focus" in rule.pseudo_classes
+        for selectors in rule.selector_set
+        for selector in selectors.selectors[:-1]
+    )
+
+
+class RulesText(Markdown):
+    """The rules text, focused so that the arrow and page keys scroll it.
+
+    Textual styles a widget and everything in it again when it gains or loses the focus (a rule may
+    style what is inside a focused widget): here that is the ~400 blocks of the rules, each time the
+    screen opens and closes, about half a CPU-second each. No rule styles them by the text's focus
+    (``focus_styles_inside``), so only the text itself is styled again; should a rule ever do so,
+    everything is, as Textual does it. (Textual 8.2.8: ``Widget.watch_has_focus``,
+    ``App.update_styles``.)"""
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        try:
+            stylesheet = self.app.stylesheet
+        except NoActiveAppError:
+            return
+        if focus_styles_inside(stylesheet, self):
+            super().watch_has_focus(has_focus)
+        else:
+            stylesheet.update_nodes([self], animate=True)
+
+
+class RulesViewer(MarkdownViewer):
+    """Textual's Markdown viewer, its document a :class:`RulesText`."""
+
+    def compose(self) -> ComposeResult:
+        text = RulesText(parser_factory=self._parser_factory, open_links=self._open_links)
+        text.can_focus = True
+        yield text
+        yield MarkdownTableOfContents(text)
+
+
 class RulesScreen(StyledAtMount, Screen[None]):
     BINDINGS = [
         Binding("escape", "close", "Back", id="rules.close"),
@@ -57,8 +105,8 @@ class RulesScreen(StyledAtMount, Screen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        yield MarkdownViewer(rules_markdown(), show_table_of_contents=False)
-        yield Footer()
+        yield RulesViewer(rules_markdown(), show_table_of_contents=False)
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.query_one(MarkdownViewer).document.focus()

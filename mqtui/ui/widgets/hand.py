@@ -3,6 +3,8 @@ effect; the cards that can be played right now are marked ▶."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -67,7 +69,11 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self.watch_snapshot(self.snapshot)
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.watch_compact())
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
+
+    def _restyle(self) -> None:
+        self.forget_options()  # (the cards' colours come from the theme)
+        self.watch_compact()
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
@@ -107,8 +113,9 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
                     Text(f"── {title} ({len(pile)}) ──", "bold"), disabled=True, id=f"head-{title}"
                 )
             )
-            for uid in pile:
-                options.append(self.kept_option(self._prompt(uid), id=f"card-{uid}"))
+            for uid in pile:  # (a card's line is made from these alone: made again only if they change)
+                made_of = (uid, uid in playable, self.compact)
+                options.append(self.kept_option(partial(self._prompt, uid), id=f"card-{uid}", key=made_of))
         with self.rows_only():  # (only the rows that read differently are drawn again)
             self.set_options(options)
             self.border_subtitle = f"{len(hero.hand)} in hand"

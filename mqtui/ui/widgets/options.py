@@ -14,7 +14,7 @@ something else asked for the whole pane (a new title, a layout, a redraw asked f
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -37,21 +37,37 @@ LIMIT = 512  # options (and drawn options) kept at most; then forgotten all at o
 class KeptOptions(_Base):
     """Mix in before an OptionList class (``class Pane(KeptOptions, OptionList)``)."""
 
-    _made: dict[tuple[str, str | None, bool], tuple[Option, Text]] | None = None
+    _made: dict[tuple[Hashable, str | None, bool], tuple[Option, Text]] | None = None
     _drawn: dict[tuple[object, ...], tuple[object, list[Strip]]] | None = None
 
-    def kept_option(self, prompt: Text, *, id: str | None = None, disabled: bool = False) -> Option:
+    def kept_option(
+        self,
+        prompt: Text | Callable[[], Text],
+        *,
+        id: str | None = None,
+        disabled: bool = False,
+        key: Hashable = None,
+    ) -> Option:
         """An option showing ``prompt``: the one made before for the same words and styles, if its
-        prompt was not replaced since."""
+        prompt was not replaced since. With ``key`` (what the prompt is made from: the same key, the
+        same words and styles), ``prompt`` may be a function that makes it, called only when no
+        option was kept for that key."""
         if self._made is None or len(self._made) > LIMIT:
             self._made = {}
-        key = (prompt.markup, id, disabled)
-        made = self._made.get(key)
+        if key is None:
+            assert isinstance(prompt, Text)
+            key = prompt.markup
+        made = self._made.get((key, id, disabled))
         if made is not None and made[0].prompt is made[1]:
             return made[0]
-        option = Option(prompt, id=id, disabled=disabled)
-        self._made[key] = (option, prompt)
+        text = prompt if isinstance(prompt, Text) else prompt()
+        option = Option(text, id=id, disabled=disabled)
+        self._made[(key, id, disabled)] = (option, text)
         return option
+
+    def forget_options(self) -> None:
+        """Forget the options kept (their prompts' styles changed: a new theme)."""
+        self._made = None
 
     def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
         if self._drawn is None or len(self._drawn) > LIMIT:
