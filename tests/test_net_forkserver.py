@@ -19,7 +19,7 @@ from waiting import wait_until as _until
 from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net.authority import Authority
-from mqtui.net.forkserver import PROGRAMS, ForkServer, share_parsed_css, spawn_forked
+from mqtui.net.forkserver import PROGRAMS, ForkServer, spawn_forked
 from mqtui.net.identity import KeyTable
 from mqtui.net.sessionguard import process_state
 from mqtui.net.sshserver import SSHHost
@@ -109,19 +109,20 @@ async def test_a_forked_app_that_hangs_is_ended_by_a_signal(
         await forks.close()
 
 
-def test_the_apps_of_a_fork_server_share_the_css_it_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from textual.css.stylesheet import Stylesheet
+async def test_the_stand_in_apps_of_a_process_share_the_css_parsed_once() -> None:
+    """(What a fork server's warm-up parses, its forked session apps take as they are.)"""
+    from ui_helpers import store_for
 
-    monkeypatch.setattr(Stylesheet, "_parse_rules", Stylesheet._parse_rules)  # (as it was, after the test)
-    share_parsed_css()  # as the fork server does before its warm-up
-    css, where = "Static { color: $accent; }", ("app.tcss", "")
-    rules = Stylesheet(variables={"accent": "red"})._parse_rules(css, read_from=where)
-    assert Stylesheet(variables={"accent": "red"})._parse_rules(css, read_from=where) is rules  # parsed once
-    blue = Stylesheet(variables={"accent": "blue"})._parse_rules(css, read_from=where)  # another theme
-    assert blue is not rules and blue[0].styles.color != rules[0].styles.color
-    assert (
-        Stylesheet(variables={"accent": "red"})._parse_rules(css, read_from=("other.tcss", "")) is not rules
-    )
+    from mqtui.net.standin import StandInApp
+
+    rules = []
+    for _ in range(2):
+        app = StandInApp(store_for())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            rules.append(list(app.stylesheet.rules))
+    assert rules[0] and len(rules[0]) == len(rules[1])
+    assert all(a is b for a, b in zip(rules[0], rules[1], strict=True))
 
 
 @contextlib.asynccontextmanager

@@ -90,38 +90,12 @@ def preload(gone: Callable[[], bool] = lambda: False) -> None:
             load_content(content_dirs([pack]))
     if gone():
         raise HostGone
-    share_parsed_css()
     try:
         import asyncio
 
         asyncio.run(_warm_up())  # what the first screens import and cache, shared by every child
     except Exception:
         log.exception("fork server: warming up failed (sessions still work, with less shared)")
-
-
-def share_parsed_css() -> None:
-    """Every app of this process reuses the CSS parsed before, in the warm-up (so every forked child).
-
-    Textual parses an app's CSS and each of its widgets' default CSS anew for every app, and keeps the
-    result only in that app's stylesheet: a quarter of the CPU a session's app took to start. The rules
-    depend on the CSS, where it was read from, and the theme's variables, so those are the key."""
-    with contextlib.suppress(ImportError, AttributeError):
-        from textual.css.stylesheet import Stylesheet
-
-        parse = Stylesheet._parse_rules
-        shared: dict[tuple[object, ...], Any] = {}
-
-        def _parse_rules(self: Stylesheet, *args: Any, **kwargs: Any) -> Any:
-            try:
-                key = (args, tuple(kwargs.items()), tuple(self._variables.items()))
-                rules = shared.get(key)
-            except (AttributeError, TypeError):  # (a stylesheet unlike the one this was written for)
-                return parse(self, *args, **kwargs)
-            if rules is None:
-                rules = shared[key] = parse(self, *args, **kwargs)
-            return rules
-
-        Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
 
 
 async def _warm_up() -> None:
