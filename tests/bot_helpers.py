@@ -131,13 +131,13 @@ def hidden_variants(
 
 
 def legal_choices_everywhere(
-    engine: Engine, bot: Callable[[int], Bot], games: Iterable[tuple[str, range]]
+    engine: Engine, bot: Callable[[int], Bot], games: Iterable[tuple[str, range]], every: int = 3
 ) -> int:
-    """Ask ``bot(n)`` (a new one each time) in every third position of each ``(drivers, seeds)`` run of
-    games; every choice must be legal and explained in one line. Returns how many were asked."""
+    """Ask ``bot(n)`` (a new one each time) in one position in ``every`` of each ``(drivers, seeds)`` run
+    of games; every choice must be legal and explained in one line. Returns how many were asked."""
     asked = 0
     for drivers, seeds in games:
-        for s in positions(engine, seeds, every=3, drivers=drivers):
+        for s in positions(engine, seeds, every=every, drivers=drivers):
             seat = engine.deciding(s)
             legal = engine.legal(s, seat)
             choice = bot(asked).choose(engine, view_for(s, seat), seat, list(legal))

@@ -138,15 +138,17 @@ def test_state_number_counts_accepted_actions():
 
 
 @pytest.mark.slow
-def test_a_hundred_random_games_run_without_errors():
+def test_fifty_random_games_run_without_errors():
     """Random games of 2 to 6 players, ten rounds each, end without an error and with the invariants.
 
     Every line-to-line step of mqtui/engine that 300 such games take (measured with a tracer) is taken
     by the first 34 games but one, at game 156: a hero at Level 9 holding a DxM level card, which a
-    rule test plays on purpose (test_level_cards_raise_a_level_up_to_9). A hundred games keep a wide
-    margin; the invariants after every action are test_invariants_hold_after_every_action's."""
+    rule test plays on purpose (test_level_cards_raise_a_level_up_to_9). Measured again with
+    coverage.py (branches of mqtui/engine, bots and saves): every branch the first hundred games take,
+    the first 34 take. Fifty games keep a margin of half as many again; the invariants after every
+    action are test_invariants_hold_after_every_action's."""
     errors = []
-    games = 100
+    games = 50
     for seed in range(games):
         try:
             s, _ = random_game(1000 + seed, players=2 + seed % 5, max_rounds=10)

@@ -93,6 +93,13 @@ def monster_strength(
         ids = frozenset()
         for h in heroes:
             ids |= identity(t, h)
+    return strength_against(monsters, ids, rules)
+
+
+def strength_against(
+    monsters: Sequence[MonsterDef], ids: frozenset[str], rules: Sequence[RoomRule] = ()
+) -> int:
+    """The monsters' strength against heroes whose races and classes are ``ids`` (as ``monster_strength``)."""
     total = 0
     for d in monsters:
         total += d.level

@@ -101,25 +101,21 @@ class Merged:
 
 
 class _Check:
-    """Collects messages for one entry."""
+    """Collects messages for one entry. Each check calls :meth:`fail` only when it fails, so that no
+    message is built for a field that is right (content is checked at every load: some two thousand
+    checks for the base content)."""
 
     def __init__(self, item: Item, errors: list[str]) -> None:
-        self.prefix = f"{item.file}: {item.label}"
+        self.item = item
         self.errors = errors
 
-    def __call__(self, ok: bool, fld: str, msg: str) -> None:
-        if not ok:
-            self.errors.append(f'{self.prefix}: field "{fld}": {msg}')
+    def fail(self, fld: str, msg: str) -> None:
+        self.errors.append(f'{self.item.file}: {self.item.label}: field "{fld}": {msg}')
 
     def one_of(self, value: str, allowed: Iterable[str], fld: str, what: str = "") -> None:
         allowed = tuple(allowed)
-        if value in allowed:  # (the message is only built for a wrong value)
-            return
-        self(
-            False,
-            fld,
-            f'unknown {what or "value"} "{value}" (expected one of: {", ".join(allowed)})',
-        )
+        if value not in allowed:
+            self.fail(fld, f'unknown {what or "value"} "{value}" (expected one of: {", ".join(allowed)})')
 
 
 def validate(m: Merged, errors: list[str]) -> None:
@@ -130,42 +126,42 @@ def validate(m: Merged, errors: list[str]) -> None:
 
     for rid in sorted(races & classes):
         item = m.classes[rid]
-        _Check(item, errors)(False, "id", f'"{rid}" is both a race and a class id')
+        _Check(item, errors).fail("id", f'"{rid}" is both a race and a class id')
 
     def who(check: _Check, value: str, fld: str) -> None:
-        if value:
-            check(value in heroes, fld, f'"{value}" is not a race or class id')
+        if value and value not in heroes:
+            check.fail(fld, f'"{value}" is not a race or class id')
 
     def bonuses(check: _Check, items: tuple[Bonus, ...], fld: str) -> None:
         for i, b in enumerate(items):
-            check(b.vs in vs_ok, f"{fld}[{i}].vs", f'"{b.vs}" is not a race id, class id or monster tag')
-            check(b.amount != 0, f"{fld}[{i}].amount", "must not be 0")
+            if b.vs not in vs_ok:
+                check.fail(f"{fld}[{i}].vs", f'"{b.vs}" is not a race id, class id or monster tag')
+            if b.amount == 0:
+                check.fail(f"{fld}[{i}].amount", "must not be 0")
 
     def effects(check: _Check, items: tuple[Effect, ...], fld: str) -> None:
         for i, e in enumerate(items):
             if e.kind == "lose_slot":
-                check(
-                    bool(e.slot),
-                    f"{fld}[{i}].slot",
-                    f'required for "lose_slot" (one of: {", ".join(LOSE_SLOTS)})',
-                )
+                if not e.slot:
+                    check.fail(
+                        f"{fld}[{i}].slot", f'required for "lose_slot" (one of: {", ".join(LOSE_SLOTS)})'
+                    )
             else:
-                check(
-                    not e.slot, f"{fld}[{i}].slot", f'only "lose_slot" effects have a slot (kind "{e.kind}")'
-                )
-            if e.kind in _EFFECT_AMOUNT:
-                check(e.amount >= 1, f"{fld}[{i}].amount", f"must be at least 1, got {e.amount}")
+                if e.slot:
+                    check.fail(f"{fld}[{i}].slot", f'only "lose_slot" effects have a slot (kind "{e.kind}")')
+            if e.kind in _EFFECT_AMOUNT and e.amount < 1:
+                check.fail(f"{fld}[{i}].amount", f"must be at least 1, got {e.amount}")
 
     def powers(check: _Check, items: tuple[Power, ...]) -> None:
         for i, p in enumerate(items):
-            if p.kind in _POWER_AMOUNT:
-                check(p.amount >= 1, f"powers[{i}].amount", f"must be at least 1, got {p.amount}")
+            if p.kind in _POWER_AMOUNT and p.amount < 1:
+                check.fail(f"powers[{i}].amount", f"must be at least 1, got {p.amount}")
             if p.kind == "bonus_vs_tag":
-                check(bool(p.tag), f"powers[{i}].tag", 'required for "bonus_vs_tag"')
+                if not p.tag:
+                    check.fail(f"powers[{i}].tag", 'required for "bonus_vs_tag"')
             else:
-                check(
-                    not p.tag, f"powers[{i}].tag", f'only "bonus_vs_tag" powers have a tag (kind "{p.kind}")'
-                )
+                if p.tag:
+                    check.fail(f"powers[{i}].tag", f'only "bonus_vs_tag" powers have a tag (kind "{p.kind}")')
 
     # what every race, class and card has: a name, a text; powers (races, classes) or copies (cards)
     for it in [
@@ -176,33 +172,48 @@ def validate(m: Merged, errors: list[str]) -> None:
         *m.dxm.values(),
     ]:
         c = _Check(it, errors)
-        c(bool(it.obj.name.strip()), "name", "must not be empty")
-        c(bool(it.obj.text.strip()), "text", "must not be empty")
+        if not it.obj.name.strip():
+            c.fail("name", "must not be empty")
+        if not it.obj.text.strip():
+            c.fail("text", "must not be empty")
         if isinstance(it.obj, HeroCardDef):
             powers(c, it.obj.powers)
         else:
-            c(it.obj.count >= 1, "count", f"must be at least 1, got {it.obj.count}")
+            if it.obj.count < 1:
+                c.fail("count", f"must be at least 1, got {it.obj.count}")
 
     # rooms
     if m.entrance is not None:
         e: RoomDef = m.entrance.obj
         c = _Check(m.entrance, errors)
-        c(e.id == "entrance", "id", f'the entrance\'s id must be "entrance", got "{e.id}"')
-        c(e.tile == 0, "tile", f"the entrance is tile 0, got {e.tile}")
-        c(not e.arrows, "arrows", "the entrance has no monster arrows")
-        c(not e.rules, "rules", "the entrance has no rules")
-        c(e.deal is None, "deal", "the entrance has no deal")
-        c(0 < len(e.short) <= 10, "short", f"must be 1 to 10 characters, got {len(e.short)}")
+        if e.id != "entrance":
+            c.fail("id", f'the entrance\'s id must be "entrance", got "{e.id}"')
+        if e.tile != 0:
+            c.fail("tile", f"the entrance is tile 0, got {e.tile}")
+        if e.arrows:
+            c.fail("arrows", "the entrance has no monster arrows")
+        if e.rules:
+            c.fail("rules", "the entrance has no rules")
+        if e.deal is not None:
+            c.fail("deal", "the entrance has no deal")
+        if not 0 < len(e.short) <= 10:
+            c.fail("short", f"must be 1 to 10 characters, got {len(e.short)}")
     tiles: dict[int, list[Item]] = {}
     for it in m.rooms.values():
         r: RoomDef = it.obj
         c = _Check(it, errors)
-        c(bool(r.name.strip()), "name", "must not be empty")
-        c(bool(r.text.strip()), "text", "must not be empty")
-        c(0 < len(r.short) <= 10, "short", f"must be 1 to 10 characters, got {len(r.short)} ({r.short!r})")
-        c(r.id != "entrance", "id", '"entrance" is reserved for the [entrance] table')
-        c(r.tile >= 1, "tile", f"must be at least 1 (tile 0 is the entrance), got {r.tile}")
-        c(-5 <= r.search <= 5, "search", f"must be between -5 and 5, got {r.search}")
+        if not r.name.strip():
+            c.fail("name", "must not be empty")
+        if not r.text.strip():
+            c.fail("text", "must not be empty")
+        if not 0 < len(r.short) <= 10:
+            c.fail("short", f"must be 1 to 10 characters, got {len(r.short)} ({r.short!r})")
+        if r.id == "entrance":
+            c.fail("id", '"entrance" is reserved for the [entrance] table')
+        if r.tile < 1:
+            c.fail("tile", f"must be at least 1 (tile 0 is the entrance), got {r.tile}")
+        if not -5 <= r.search <= 5:
+            c.fail("search", f"must be between -5 and 5, got {r.search}")
         for colour in r.arrows:
             c.one_of(colour, COLOURS, f"arrows.{colour}", "colour")
         for i, rule in enumerate(r.rules):
@@ -216,100 +227,123 @@ def validate(m: Merged, errors: list[str]) -> None:
     for tile, items in sorted(tiles.items()):
         if tile >= 1 and len(items) != 2:
             names = ", ".join(f'"{x.obj.id}"' for x in items)
-            _Check(items[-1], errors)(
-                False,
-                "tile",
-                f"tile {tile} must have exactly two faces (two rooms), has {len(items)}: {names}",
+            _Check(items[-1], errors).fail(
+                "tile", f"tile {tile} must have exactly two faces (two rooms), has {len(items)}: {names}"
             )
 
     for it in m.monsters.values():
         mo: MonsterDef = it.obj
         c = _Check(it, errors)
-        c(1 <= mo.level <= MAX_LEVEL, "level", f"must be between 1 and {MAX_LEVEL}, got {mo.level}")
-        c(mo.treasures >= 0, "treasures", f"must not be negative, got {mo.treasures}")
-        c(mo.levels >= 1, "levels", f"must be at least 1, got {mo.levels}")
-        c(0 <= mo.ignores < MAX_LEVEL, "ignores", f"must be between 0 and {MAX_LEVEL - 1}, got {mo.ignores}")
+        if not 1 <= mo.level <= MAX_LEVEL:
+            c.fail("level", f"must be between 1 and {MAX_LEVEL}, got {mo.level}")
+        if mo.treasures < 0:
+            c.fail("treasures", f"must not be negative, got {mo.treasures}")
+        if mo.levels < 1:
+            c.fail("levels", f"must be at least 1, got {mo.levels}")
+        if not 0 <= mo.ignores < MAX_LEVEL:
+            c.fail("ignores", f"must be between 0 and {MAX_LEVEL - 1}, got {mo.ignores}")
         if mo.move == "weird":
-            c(bool(mo.weird), "weird", f'required when move is "weird" (one of: {", ".join(WEIRD_KINDS)})')
+            if not mo.weird:
+                c.fail("weird", f'required when move is "weird" (one of: {", ".join(WEIRD_KINDS)})')
         else:
-            c(not mo.weird, "weird", f'only "weird" movers have a weird rule (move is "{mo.move}")')
+            if mo.weird:
+                c.fail("weird", f'only "weird" movers have a weird rule (move is "{mo.move}")')
         for i, tag in enumerate(mo.tags):
-            c(bool(tag.strip()), f"tags[{i}]", "must not be empty")
+            if not tag.strip():
+                c.fail(f"tags[{i}]", "must not be empty")
         bonuses(c, mo.bonuses, "bonuses")
         effects(c, mo.bad_stuff, "bad_stuff")
 
     for it in m.treasures.values():
         t: TreasureDef = it.obj
         c = _Check(it, errors)
-        c(t.gold >= 0, "gold", f"must not be negative, got {t.gold}")
+        if t.gold < 0:
+            c.fail("gold", f"must not be negative, got {t.gold}")
         if t.kind == "equipment":
-            c(bool(t.slot), "slot", f'required for kind "equipment" (one of: {", ".join(SLOTS)})')
+            if not t.slot:
+                c.fail("slot", f'required for kind "equipment" (one of: {", ".join(SLOTS)})')
         else:
-            c(not t.slot, "slot", f'only equipment has a slot (kind "{t.kind}")')
-            c(not t.big, "big", f'only equipment can be big (kind "{t.kind}")')
+            if t.slot:
+                c.fail("slot", f'only equipment has a slot (kind "{t.kind}")')
+            if t.big:
+                c.fail("big", f'only equipment can be big (kind "{t.kind}")')
         if t.kind == "oneshot":
-            c(bool(t.use), "use", f'required for kind "oneshot" (one of: {", ".join(ONESHOT_USES)})')
-            if t.use in ("heal", "moves"):
-                c(t.amount >= 1, "amount", f'must be at least 1 for use "{t.use}", got {t.amount}')
+            if not t.use:
+                c.fail("use", f'required for kind "oneshot" (one of: {", ".join(ONESHOT_USES)})')
+            if t.use in ("heal", "moves") and t.amount < 1:
+                c.fail("amount", f'must be at least 1 for use "{t.use}", got {t.amount}')
         else:
-            c(not t.use, "use", f'only one-shots have a use (kind "{t.kind}")')
-            c(not t.thrown, "thrown", f'only one-shots can be thrown (kind "{t.kind}")')
+            if t.use:
+                c.fail("use", f'only one-shots have a use (kind "{t.kind}")')
+            if t.thrown:
+                c.fail("thrown", f'only one-shots can be thrown (kind "{t.kind}")')
         for fld, refs in (("only", t.only), ("forbid", t.forbid)):
             for i, ref in enumerate(refs):
-                c(ref in heroes, f"{fld}[{i}]", f'"{ref}" is not a race or class id')
+                if ref not in heroes:
+                    c.fail(f"{fld}[{i}]", f'"{ref}" is not a race or class id')
         bonuses(c, t.bonuses, "bonuses")
 
     for it in m.dxm.values():
         d: DxmDef = it.obj
         c = _Check(it, errors)
-        c(d.treasures >= 0, "treasures", f"must not be negative, got {d.treasures}")
+        if d.treasures < 0:
+            c.fail("treasures", f"must not be negative, got {d.treasures}")
         for kind, fld, ref, ids in (("race", "race", d.race, races), ("class", "klass", d.klass, classes)):
             if d.kind == kind:
-                c(ref in ids, fld, f'"{ref}" is not a {kind} id')
+                if ref not in ids:
+                    c.fail(fld, f'"{ref}" is not a {kind} id')
             else:
-                c(not ref, fld, f'only "{kind}" cards name a {kind} (kind "{d.kind}")')
+                if ref:
+                    c.fail(fld, f'only "{kind}" cards name a {kind} (kind "{d.kind}")')
         if d.kind == "curse":
-            c(bool(d.effects), "effects", "a curse needs at least one effect")
+            if not d.effects:
+                c.fail("effects", "a curse needs at least one effect")
         else:
-            c(not d.effects, "effects", f'only curses have effects (kind "{d.kind}")')
+            if d.effects:
+                c.fail("effects", f'only curses have effects (kind "{d.kind}")')
         effects(c, d.effects, "effects")
-        if d.kind == "enhancer":
-            c(d.amount != 0, "amount", "an enhancer's amount must not be 0")
-        if d.kind == "moves":
-            c(d.amount >= 1, "amount", f"must be at least 1, got {d.amount}")
+        if d.kind == "enhancer" and d.amount == 0:
+            c.fail("amount", "an enhancer's amount must not be 0")
+        if d.kind == "moves" and d.amount < 1:
+            c.fail("amount", f"must be at least 1, got {d.amount}")
         if d.kind == "dungeon":
             c.one_of(d.action, DUNGEON_ACTIONS, "action", "dungeon action")
         elif d.kind == "dice":
             c.one_of(d.action, DICE_ACTIONS, "action", "dice action")
-            if d.action == "plus":
-                c(d.amount != 0, "amount", 'a "plus" dice card needs a non-zero amount')
+            if d.action == "plus" and d.amount == 0:
+                c.fail("amount", 'a "plus" dice card needs a non-zero amount')
         else:
-            c(not d.action, "action", f'only dungeon and dice cards have an action (kind "{d.kind}")')
+            if d.action:
+                c.fail("action", f'only dungeon and dice cards have an action (kind "{d.kind}")')
 
     if m.tables is not None:
         _check_tables(m.tables, m.tables_file, errors)
 
 
 def _check_rule(c: _Check, rule: RoomRule, fld: str) -> None:
-    if rule.kind in _RULE_POSITIVE:
-        c(rule.amount >= 1, f"{fld}.amount", f'must be at least 1 for "{rule.kind}", got {rule.amount}')
-    if rule.kind in _RULE_NONZERO:
-        c(rule.amount != 0, f"{fld}.amount", f'must not be 0 for "{rule.kind}"')
-    if rule.kind != "hero_bonus":
-        c(not rule.who, f"{fld}.who", f'only "hero_bonus" rules name a race/class (kind "{rule.kind}")')
+    if rule.kind in _RULE_POSITIVE and rule.amount < 1:
+        c.fail(f"{fld}.amount", f'must be at least 1 for "{rule.kind}", got {rule.amount}')
+    if rule.kind in _RULE_NONZERO and rule.amount == 0:
+        c.fail(f"{fld}.amount", f'must not be 0 for "{rule.kind}"')
+    if rule.kind != "hero_bonus" and rule.who:
+        c.fail(f"{fld}.who", f'only "hero_bonus" rules name a race/class (kind "{rule.kind}")')
 
 
 def _check_deal(c: _Check, deal: Deal) -> None:
-    c(deal.price >= 0, "deal.price", f"must not be negative, got {deal.price}")
-    c(deal.amount >= 1, "deal.amount", f"must be at least 1, got {deal.amount}")
+    if deal.price < 0:
+        c.fail("deal.price", f"must not be negative, got {deal.price}")
+    if deal.amount < 1:
+        c.fail("deal.amount", f"must be at least 1, got {deal.amount}")
     if deal.kind == "shrine":
-        c(bool(deal.gives), "deal.gives", f"required for a shrine (one of: {', '.join(SHRINE_GIFTS)})")
+        if not deal.gives:
+            c.fail("deal.gives", f"required for a shrine (one of: {', '.join(SHRINE_GIFTS)})")
     else:
-        c(not deal.gives, "deal.gives", f'only shrines have "gives" (kind "{deal.kind}")')
-    if deal.kind not in ("shrine",):
-        c(not deal.who, "deal.who", f'only shrines favour a race/class (kind "{deal.kind}")')
-    if deal.kind in ("buy_treasure", "heal", "buy_dxm"):
-        c(deal.price >= 1, "deal.price", f'"{deal.kind}" needs a price, got {deal.price}')
+        if deal.gives:
+            c.fail("deal.gives", f'only shrines have "gives" (kind "{deal.kind}")')
+    if deal.kind not in ("shrine",) and deal.who:
+        c.fail("deal.who", f'only shrines favour a race/class (kind "{deal.kind}")')
+    if deal.kind in ("buy_treasure", "heal", "buy_dxm") and deal.price < 1:
+        c.fail("deal.price", f'"{deal.kind}" needs a price, got {deal.price}')
 
 
 def _check_tables(t: Tables, shown: str, errors: list[str]) -> None:

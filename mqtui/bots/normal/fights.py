@@ -13,8 +13,8 @@ from mqtui.bots.eval import (
     hero_strength,
     item_score,
     monster_dice,
-    monster_strength,
     p_win,
+    strength_against,
     wins_ties,
 )
 from mqtui.bots.normal.core import LIFE_COST, TENTH_LEVEL, Ctx
@@ -22,7 +22,7 @@ from mqtui.bots.normal.rivals import hope, threat
 from mqtui.engine.cards import DXM, TREASURE, CardTable
 from mqtui.engine.combat import ESCAPE_ON
 from mqtui.engine.defs import Effect, MonsterDef
-from mqtui.engine.heroes import MAX_LEVEL, carried, has_power, power_total, powers
+from mqtui.engine.heroes import MAX_LEVEL, carried, has_power, identity, power_total, powers
 from mqtui.engine.state import Hero
 
 
@@ -90,10 +90,14 @@ def loss_cost(
 
 def _loss_cost(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], hero: Hero) -> float:
     t = ctx.t
+    memo = ctx.memo  # (the costs of death and of each effect memoised for the decision: this is hot)
     if hero.life <= 1:
-        return death_cost(ctx, hero)
+        death_key = ("death", hero.seat)
+        death: float | None = memo.get(death_key)  # type: ignore[assignment]
+        if death is None:
+            death = memo[death_key] = death_cost(ctx, hero)
+        return death
     cost = LIFE_COST.get(hero.life, 0.25)
-    memo = ctx.memo  # (each effect's cost memoised for the decision, as ctx.cached does: this is hot)
     fail_key = ("p_fail", hero.seat, rules)
     p_fail: float | None = memo.get(fail_key)  # type: ignore[assignment]
     if p_fail is None:
@@ -172,17 +176,23 @@ def effect_cost(t: CardTable, hero: Hero, e: Effect, own: bool, life: int | None
 
 def fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
     """(expected value, chance to win) of fighting ``foes`` in a room with ``rules`` now."""
-    key = ("fight", tuple([d.id for d in foes]), tuple(rules))
+    ids = tuple([d.id for d in foes])
+    key = ("fight", ids, tuple(rules))
     found = ctx.memo.get(key)  # (as ctx.cached, written out: see loss_cost)
     if found is None:
-        found = ctx.memo[key] = _fight_ev(ctx, foes, rules)
+        found = ctx.memo[key] = _fight_ev(ctx, foes, rules, ids)
     return found  # type: ignore[return-value]
 
 
 _NO_TAGS: frozenset[str] = frozenset()
 
 
-def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tuple[float, float]:
+def _fight_ev(
+    ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...], ids: tuple[str, ...]
+) -> tuple[float, float]:
+    """``fight_ev`` worked out (``ids``: the foes' ids). Asked for every kind of monster the hero might
+    meet exploring, in each decision of its action phase (``explore_ev``): what depends only on the
+    hero is read from the decision's memo, and so is the loss cost (by ``loss_cost``'s key)."""
     t, me, memo = ctx.t, ctx.me, ctx.memo
     # the hero's side depends only on the room and on the monsters' tags its items or powers name:
     # many fights share it
@@ -195,11 +205,17 @@ def _fight_ev(ctx: Ctx, foes: list[MonsterDef], rules: tuple[object, ...]) -> tu
     if side is None:
         side = memo["side", tags, rr] = _hero_side(ctx, tags, rr)
     h, dice, ties, e, boost, cost = side
-    m = monster_strength(t, foes, (me,), rr)  # type: ignore[arg-type]
+    who: frozenset[str] | None = memo.get("identity")  # type: ignore[assignment]
+    if who is None:
+        who = memo["identity"] = identity(t, me)
+    m = strength_against(foes, who, rr)  # type: ignore[arg-type]
     p0 = p_win(round(h - m - e), dice, ties)
     p1 = p_win(round(h + boost - m - e), dice, ties) if boost else p0
     w = win_value(ctx, foes)
-    lc = loss_cost(ctx, foes, rr)
+    loss_key = ("loss", me.seat, ids, rr)  # (loss_cost written out)
+    lc: float | None = memo.get(loss_key)  # type: ignore[assignment]
+    if lc is None:
+        lc = memo[loss_key] = _loss_cost(ctx, foes, rr, me)
     ev0 = p0 * w - (1 - p0) * lc
     ev1 = p1 * w - (1 - p1) * lc - cost * 0.6
     return (ev1, p1) if ev1 > ev0 else (ev0, p0)
