@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
@@ -238,3 +239,24 @@ async def test_a_forked_session_app_is_guarded_as_a_fresh_one(
         await _until(lambda: not host.children and a.slots[0].conn is None, 10)
     finally:
         ann.close()
+
+
+@pytest.mark.parametrize(("program", "client"), [("seatapp", "client"), ("lobbyapp", "lobbyclient")])
+def test_a_session_program_ends_with_its_app_whatever_thread_the_app_left(program: str, client: str) -> None:
+    """Python waits for every thread before it exits; a session's program does not (a Textual input
+    thread left spinning on a hung-up terminal kept an orphaned session app alive at a third of a core)."""
+    script = f"""
+import runpy, sys, threading
+import mqtui.net.{client} as client
+
+def run(args, factory):
+    threading.Thread(target=threading.Event().wait).start()  # not a daemon, and it never ends
+    print("app ended", flush=True)
+    return 7
+
+client.run = run
+sys.argv = ["{program}", "--fd", "0"]
+runpy.run_module("mqtui.cli.{program}", run_name="__main__")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (7, "app ended\n"), done.stderr

@@ -82,4 +82,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from mqtui.net.remote import run_program
+
+    run_program(main)  # (the process ends with its app: see run_program)

@@ -26,10 +26,9 @@ import select
 import signal
 import socket
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from mqtui.net.ptyrelay import Child, on_new_pty
 
@@ -145,10 +144,11 @@ def _recv(ctrl: socket.socket) -> tuple[dict[str, Any], list[int]] | None:
 
 def _child(
     request: dict[str, Any], slave: int, sock: int, ctrl: socket.socket, closing: Sequence[int]
-) -> None:
+) -> NoReturn:
     """In the forked child: become the session's app. Never returns."""
-    code = 1
-    try:
+    from mqtui.net.remote import quiet_terminal, run_program
+
+    def program() -> int | None:
         ctrl.close()
         for fd in closing:
             with contextlib.suppress(OSError):
@@ -167,8 +167,6 @@ def _child(
         import fcntl
         import termios
 
-        from mqtui.net.remote import quiet_terminal
-
         quiet_terminal()  # before the pty is our terminal: no byte typed while the app starts is a signal
         with contextlib.suppress(OSError):
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
@@ -181,17 +179,9 @@ def _child(
         importlib.reload(textual.constants)  # TEXTUAL_* and friends as this session's terminal says
         module = importlib.import_module(PROGRAMS[request["program"]])
         args = [str(a) for a in request["args"]] + ["--fd", str(sock)]
-        code = int(module.main(args) or 0)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    except BaseException:
-        with contextlib.suppress(Exception):
-            traceback.print_exc()
-    finally:
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(code)
+        return module.main(args)  # type: ignore[no-any-return]
+
+    run_program(program)
 
 
 def serve_forks(ctrl: socket.socket) -> int:

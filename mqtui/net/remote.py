@@ -15,9 +15,11 @@ import contextlib
 import os
 import re
 import signal
+import sys
+import traceback
 from collections.abc import AsyncIterator, Callable, Iterable
 from inspect import isclass
-from typing import Any
+from typing import Any, NoReturn
 
 # palette entries that reach outside the game (files, folders, settings, local games, the process)
 DENIED = re.compile(
@@ -43,6 +45,28 @@ BLOCKED_METHODS = (
     "title_settings",
 )
 NOT_HERE = "Not over SSH: this game runs on the host's machine, which keeps its files to itself."
+
+
+def run_program(main: Callable[[], int | None]) -> NoReturn:
+    """Run a session's program (its ``main``) and end the process with it: its exit code, its output
+    flushed, and no thread left waited for. Python waits for every thread before it exits, and Textual's
+    input thread, if its app ended without stopping it, spins on a terminal that has hung up (seen: an
+    orphaned session app at a third of a core for an hour). A session's process never outlives its app."""
+    code = 1
+    try:
+        code = int(main() or 0)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, int | None):
+            print(exc.code, file=sys.stderr)  # (argparse's errors and the like: what Python would print)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            traceback.print_exc()
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
 
 
 def quiet_terminal(fd: int = 0) -> None:
