@@ -462,7 +462,7 @@ async def test_kill_9_right_after_a_confirmed_action_loses_nothing(tmp_path: Pat
                 await store.close()
             game, _ = persist.load(save)
             assert game.state.n == state.n + 1, f"round {round_}: the confirmed action was lost"
-            # back without SSH (only protocol clients follow; serve --load over SSH: test_serve_upgrade)
+            # back without SSH (only protocol clients follow; serve --load over SSH: test_net_ssh)
             proc, _, again = await serve_process(env, "--load", str(save), "--socket", sock, ssh=False)
             procs.append(proc)
             assert again == codes
