@@ -115,7 +115,8 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
             )
             for uid in pile:  # (a card's line is made from these alone: made again only if they change)
                 made_of = (uid, uid in playable, self.compact)
-                options.append(self.kept_option(partial(self._prompt, uid), id=f"card-{uid}", key=made_of))
+                prompt = partial(self._prompt, uid, uid in playable)
+                options.append(self.kept_option(prompt, id=f"card-{uid}", key=made_of))
         with self.rows_only():  # (only the rows that read differently are drawn again)
             self.set_options(options)
             self.border_subtitle = f"{len(hero.hand)} in hand"
@@ -135,8 +136,7 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 
-    def _prompt(self, uid: int) -> Text:
-        playable = any(a.kind != "discard" for a in self._uses.get(uid, []))
+    def _prompt(self, uid: int, playable: bool) -> Text:
         mark = ("▶ ", "bold") if playable else ("  ", "")
         family = deck_word(self.cards, uid)
         # (no colour under NO_COLOR: a grey name on the white highlighted row would not read)
