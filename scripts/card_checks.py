@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from mqtui.engine.content import load_content  # noqa: E402
 from mqtui.engine.defs import (  # noqa: E402
+    COLOURS,
     Content,
     DxmDef,
     Effect,
@@ -48,24 +49,18 @@ HEADER = (
 Check = dict[str, Any]
 
 # Where today's engine departs from the card's words: (card, case) -> the clause (issue 26).
+RESTRICTED = "issue 26: one-shot restriction not enforced"
+CHOICE = "issue 26: 'your choice' of the hand item is not offered"
+ON_EXPLORE = "issue 26: a room's 'a hero who enters' effect does not fire on exploring"
 XFAIL: dict[tuple[str, str], str] = {
     ("tap-holy-water", "vs undead"): "issue 26: a one-shot's conditional bonus is dropped",
-    ("rage-scroll", "wrong hero"): "issue 26: one-shot restriction not enforced",
-    ("fireball-in-a-jar", "wrong hero"): "issue 26: one-shot restriction not enforced",
-    ("mildly-haunted-armor", "lost, your choice"): "issue 26: 'your choice' of the hand item is not offered",
-    ("cistern-kraken", "lost, your choice"): "issue 26: 'your choice' of the hand item is not offered",
-    (
-        "hot-spring",
-        "explored into",
-    ): "issue 26: a room's 'a hero who enters' effect does not fire on exploring",
-    (
-        "nurse-office",
-        "explored into",
-    ): "issue 26: a room's 'a hero who enters' effect does not fire on exploring",
-    (
-        "bathhouse",
-        "explored into",
-    ): "issue 26: a room's 'a hero who enters' effect does not fire on exploring",
+    ("rage-scroll", "wrong hero"): RESTRICTED,
+    ("fireball-in-a-jar", "wrong hero"): RESTRICTED,
+    ("mildly-haunted-armor", "lost, your choice"): CHOICE,
+    ("cistern-kraken", "lost, your choice"): CHOICE,
+    ("hot-spring", "explored into"): ON_EXPLORE,
+    ("nurse-office", "explored into"): ON_EXPLORE,
+    ("bathhouse", "explored into"): ON_EXPLORE,
     (
         "relocation-notice",
         "far monster",
@@ -79,7 +74,14 @@ LOSE_DICE = [1, 6]
 FAIL_ESCAPE = 1
 BACKPACK = 2  # places in a backpack without powers
 BOSS_LEVEL = 20  # the final boss fights as a Level 20 monster, whatever its card (RULES.md §5)
-SIDES = {"head": "head", "armor": "armor", "feet": "feet"}
+ONE_EACH = ("head", "armor", "feet")  # slots for one item in use
+
+
+def clash(a: str, b: str) -> bool:
+    """Whether items of these two slots may not be in use together (the same slot, or both held in
+    the hands: simple pairs only)."""
+    hands = ("hand", "two_hands")
+    return a == b or (a in hands and b in hands)
 
 
 def article(word: str) -> str:
@@ -87,7 +89,34 @@ def article(word: str) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return f"{n} {word}{'' if n == 1 or word.endswith('Life') else 's'}"
+
+
+SLOT_WORDS = {
+    "head": "the item on the head",
+    "armor": "the armor",
+    "feet": "the footgear",
+    "hand": "an item in the hands",
+    "big": "the Big item",
+}
+
+
+def effect_words(effects: Iterable[Effect], their: str) -> str:
+    """What Bad Stuff or a curse does to its victim, in words ("loses 300 gold and ...")."""
+    words = {
+        "lose_levels": lambda e: f"loses {plural(e.amount, 'Level')}",
+        "lose_slot": lambda e: f"loses {SLOT_WORDS[e.slot]}",
+        "lose_item": lambda e: f"loses {plural(e.amount, 'item')} of {their} choice",
+        "lose_gold": lambda e: f"loses {e.amount} gold",
+        "lose_race": lambda e: "loses the race",
+        "lose_class": lambda e: "loses the class",
+        "lose_moves": lambda e: f"has {plural(e.amount, 'Move')} fewer next turn",
+        "discard_cards": lambda e: f"discards {plural(e.amount, 'card')} at random",
+        "lose_life": lambda e: f"loses {e.amount} more Life",
+        "to_entrance": lambda e: "goes back to the Entrance",
+        "death": lambda e: "dies",
+    }
+    return " and ".join(words[e.kind](e) for e in effects)
 
 
 class Gen:
@@ -205,7 +234,7 @@ class Gen:
         for t in self.plain_items():
             if t.id in skip or (t.big and big):
                 continue
-            if t.slot in SIDES and t.slot in worn:
+            if t.slot in ONE_EACH and t.slot in worn:
                 continue
             need_hands = {"hand": 1, "two_hands": 2}.get(t.slot, 0)
             if hands + need_hands > 2:
@@ -395,9 +424,74 @@ class Gen:
                 }
             )
         out += self.bad_stuff(m, "lost", m.bad_stuff)
+        out.append(self.movement(m))
         if any(e.kind == "lose_slot" and e.slot == "hand" for e in m.bad_stuff):
             out.append(self.hand_choice(m))
         return out
+
+    def movement_row(self) -> tuple[str, list[str]]:
+        """A colour and four rooms on different tiles for a row east of the Entrance: the first two
+        with that colour's arrow pointing east, the third with no arrow of that colour."""
+        for colour in COLOURS:
+            rows: list[list[RoomDef]] = [
+                [r for r in self.c.rooms if r.arrows.get(colour) == "E"],
+                [r for r in self.c.rooms if r.arrows.get(colour) == "E"],
+                [r for r in self.c.rooms if colour not in r.arrows],
+                list(self.c.rooms),
+            ]
+            picked: list[RoomDef] = []
+            for choices in rows:
+                found = next((r for r in choices if r.tile not in {p.tile for p in picked}), None)
+                if found is None:
+                    break
+                picked.append(found)
+            else:
+                return colour, [r.id for r in picked]
+        raise LookupError("no colour has rooms for a movement row")
+
+    def movement(self, m: MonsterDef) -> Check:
+        """The monster phase moves the monster as its movement type says. The row east of the Entrance:
+        rooms 1 and 2 send the rolled colour east, room 3 has no arrow of it, room 4 holds the
+        monster's target (Bob)."""
+        colour, ids = self.movement_row()
+        rooms: list[dict[str, Any]] = [
+            {"id": rid, "at": [x, 0], **({"connections": {"E": "passage"}} if x < 4 else {})}
+            for x, rid in enumerate(ids, 1)
+        ]
+        start, roll, more = 1, colour, {}
+        kind = m.weird or m.move
+        words, end = {
+            "normal": ("follows the arrows until a room has none", 3),
+            "fast": ("follows the arrows, then goes one room further", 4),
+            "slow": ("moves one room only", 2),
+            "lurking": ("never moves", 1),
+            "contrary": ("first steps back against the arrow, then stops where it has been", 1),
+            "hunts": ("moves one room toward its target", 2),
+            "blinks": ("jumps to the only other placed room", 4),
+            "follows_last": ("follows the arrows of the previous phase's colour", 3),
+        }[kind]
+        if kind == "contrary":
+            start = 2
+        elif kind == "blinks":
+            rooms = [rooms[0], rooms[3]]
+        elif kind == "follows_last":
+            here = self.room(ids[0])
+            roll = next((c for c in COLOURS if c != colour and c not in here.arrows), None) or next(
+                c for c in COLOURS if c != colour
+            )
+            more = {"last_colour": colour}
+        return {
+            "card": m.id,
+            "case": "moves",
+            "title": f"{m.name} ({kind.replace('_', ' ')}) {words}",
+            "phase": "monsters",
+            "dice": [COLOURS.index(roll) + 1],  # the monster phase's colour
+            **more,
+            "hero": [{}, {"at": [4, 0]}],
+            "room": rooms,
+            "monster": [{"card": m.id, "at": [start, 0], "colour": "blue"}],
+            "expect": {"monster": [{"card": m.id, "at": [end, 0]}]},
+        }
 
     def bad_stuff(self, m: MonsterDef, case: str, effects: tuple[Effect, ...]) -> list[Check]:
         setup, after, steps, discarded = self.effects(effects, 0, level=max(3, m.ignores + 1))
@@ -413,7 +507,7 @@ class Gen:
             {
                 "card": m.id,
                 "case": case,
-                "title": f"{m.name} wins and Ann fails to run away: its Bad Stuff",
+                "title": f"{m.name} wins and Ann fails to run away: she {effect_words(effects, 'her')}",
                 "dice": [*LOSE_DICE, FAIL_ESCAPE],
                 **self.fight(m, setup),
                 "step": [{"do": PASS_ALL}, *steps, final],
@@ -464,9 +558,9 @@ class Gen:
     def restriction(self, t: TreasureDef) -> tuple[str, str] | None:
         """A hero the item is not for, and in words why."""
         if t.only:
-            return "human", f"usable only by {' or '.join(self.name(i) for i in t.only)}"
+            return "human", f"usable only by {' or '.join(self.plural_name(i) for i in t.only)}"
         if t.forbid:
-            return t.forbid[0], f"not usable by {self.name(t.forbid[0])}"
+            return t.forbid[0], f"not usable by {self.plural_name(t.forbid[0])}"
         return None
 
     def equipment(self, t: TreasureDef) -> list[Check]:
@@ -561,7 +655,8 @@ class Gen:
             words = "two hands: not with an item in one hand"
         else:
             full = [self.slot_item(t.slot, without=[t.id])]
-            words = f"{t.slot}: not over another {t.slot} item"
+            gear = {"head": "headgear", "feet": "footgear"}.get(t.slot, t.slot)
+            words = f"{gear}: not over other {gear}"
         return {
             **base,
             "title": f"{t.name} takes {words}",
@@ -803,11 +898,8 @@ class Gen:
             }
         if k == "carry_big":
             one = self.slot_item("big", big=True)
-            group = "hands" if self.treasure[one].slot in ("hand", "two_hands") else self.treasure[one].slot
             two = next(
-                t.id
-                for t in self.plain_items()
-                if t.big and t.slot not in (group, "hand", "two_hands")[: 1 + (group == "hands") * 2]
+                t.id for t in self.plain_items() if t.big and not clash(t.slot, self.treasure[one].slot)
             )
             return {
                 "title": f"{article(name)} may carry {plural(p.amount, 'more Big item')}",
@@ -927,7 +1019,7 @@ class Gen:
         return {
             "card": d.id,
             "case": "curse",
-            "title": f"Ann plays {d.name} on Bob",
+            "title": f"Ann plays {d.name} on Bob: he {effect_words(d.effects, 'his')}",
             "hero": [{"hand": [d.id]}, bob],
             **({"room": [{"id": self.plain, "at": HERO}]} if moved else {}),
             "step": [
@@ -1380,6 +1472,20 @@ class Gen:
                     "step": [step],
                 }
             )
+        for kind, cost in self.c.tables.move_cost.items():
+            out.append(
+                {
+                    "card": f"move {kind}",
+                    "case": "move",
+                    "title": f"Going through a {kind} costs {plural(cost, 'Move')}",
+                    "hero": [{"at": HERO}, {}],
+                    "room": [
+                        {"id": self.plain, "at": HERO, "connections": {"E": kind}},
+                        {"id": self.plain2, "at": [2, 0]},
+                    ],
+                    "step": [{"do": "0 move E", "hero": [{"seat": 0, "at": [2, 0], "moves": 3 - cost}]}],
+                }
+            )
         return out
 
 
@@ -1397,7 +1503,8 @@ def covered_ids(content: Content) -> dict[str, set[str]]:
         "treasure.toml": {t.id for t in content.treasures},
         "dxm.toml": {d.id for d in content.dxm},
         "rooms.toml": {content.entrance.id} | {r.id for r in content.rooms},
-        "tables.toml": {f"search {r.low}..{r.high}" for r in content.tables.search},
+        "tables.toml": {f"search {r.low}..{r.high}" for r in content.tables.search}
+        | {f"move {kind}" for kind in content.tables.move_cost},
     }
 
 

@@ -108,6 +108,6 @@ def summary() -> str:
     every = [c for entries in checks().values() for c in entries]
     return (
         f"per-card: {n_cards}/{all_cards} card ids exercised, {len(rooms[0] & rooms[1])}/{len(rooms[0])} rooms, "
-        f"{len(rows[0] & rows[1])}/{len(rows[0])} Search rows; {len(every)} checks, "
+        f"{len(rows[0] & rows[1])}/{len(rows[0])} table entries; {len(every)} checks, "
         f"{sum('xfail' in c for c in every)} marked xfail"
     )
