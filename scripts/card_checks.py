@@ -550,7 +550,39 @@ class Gen:
                 out += self.heal(t)
             else:
                 out.append(self.moves_card(t.id, t.name, t.amount))
+            if t.gold:
+                out.append(self.sold(t))
         return out
+
+    def shop(self) -> RoomDef:
+        """A room whose Deal buys items at their full gold value."""
+        return next(
+            r for r in self.c.rooms if r.deal is not None and r.deal.kind == "sell" and r.deal.amount == 100
+        )
+
+    def sold(self, t: TreasureDef) -> Check:
+        shop = self.shop()
+        return {
+            "card": t.id,
+            "case": "sold",
+            "title": f"{t.name} is worth {t.gold} gold: sold in {shop.name}",
+            "hero": [{"at": HERO, "hand": [t.id]}, {}],
+            "room": [{"id": shop.id, "at": HERO}],
+            "step": [
+                {"do": f"0 deal {{{t.id}}}", "discarded": [t.id], "hero": [{"seat": 0, "gold": 300 + t.gold}]}
+            ],
+        }
+
+    def not_in_fight(self, cid: str, name: str, action: str) -> Check:
+        """A card played on the hero's own turn, outside a fight (the card's words, or the rules' default
+        where the card says only "on your turn")."""
+        return {
+            "card": cid,
+            "case": "outside a fight",
+            "title": f"{name} is not played in a fight",
+            **self.fight(self.foe(), {"hand": [cid]}),
+            "step": [{"do": [], "frame": "window", "not_legal": [action]}],
+        }
 
     def allowed(self, t: TreasureDef) -> str:
         return t.only[0] if t.only else "human"
@@ -810,13 +842,7 @@ class Gen:
                 "hero": [{"level": 9, "hand": [cid]}, {}],
                 "step": [{"do": [], "not_legal": [f"0 play {{{cid}}}"]}],
             },
-            {
-                "card": cid,
-                "case": "outside a fight",
-                "title": f"{name} is not played in a fight",
-                **self.fight(m, {"hand": [cid]}),
-                "step": [{"do": [], "frame": "window", "not_legal": [f"0 play {{{cid}}}"]}],
-            },
+            self.not_in_fight(cid, name, f"0 play {{{cid}}}"),
         ]
 
     # -- DxM --------------------------------------------------------------------------------------------
@@ -830,7 +856,7 @@ class Gen:
     def dxm_checks(self, d: DxmDef) -> list[Check]:
         k = d.kind
         if k in ("race", "class"):
-            return self.identity_card(d)
+            return [*self.identity_card(d), self.not_in_fight(d.id, d.name, f"0 play {{{d.id}}}")]
         if k in ("half_breed", "super_munchkin"):
             return [self.two_of(d)]
         if k == "curse":
@@ -840,11 +866,19 @@ class Gen:
         if k == "wandering":
             return [self.wandering(d)]
         if k == "dungeon":
-            return self.dungeon(d)
+            action = {
+                "wall_to_door": f"0 wall {{{d.id}}} E",
+                "move_monster": f"0 shove {{{d.id}}} {{{self.foe().id}}} W",
+                "teleport": f"0 teleport {{{d.id}}} 0 0",
+            }[d.action]
+            return [*self.dungeon(d), self.not_in_fight(d.id, d.name, action)]
         if k == "dice":
             return [self.dice(d)]
         if k == "moves":
-            return [self.moves_card(d.id, d.name, d.amount)]
+            return [
+                self.moves_card(d.id, d.name, d.amount),
+                self.not_in_fight(d.id, d.name, f"0 play {{{d.id}}}"),
+            ]
         if k == "level":
             return self.level_card(d.id, d.name)
         raise NotImplementedError(f"DxM kind {k!r}")
@@ -914,7 +948,7 @@ class Gen:
                 "step": [{"do": f"0 stow {{{items[-1]}}}", "hero": [{"seat": 0, "backpack": items}]}],
             }
         if k == "sell_bonus":
-            shop = next(r for r in self.c.rooms if r.deal is not None and r.deal.kind == "sell")
+            shop = self.shop()
             item = self.treasure[self.slot_item("head")]
             assert shop.deal is not None
             value = item.gold * shop.deal.amount // 100 * (100 + p.amount) // 100
