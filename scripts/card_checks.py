@@ -826,7 +826,6 @@ class Gen:
         }
 
     def level_card(self, cid: str, name: str) -> list[Check]:
-        m = self.foe()
         return [
             {
                 "card": cid,
