@@ -357,10 +357,7 @@ class Gen:
     # -- monsters ---------------------------------------------------------------------------------------
 
     def monsters(self) -> list[Check]:
-        out: list[Check] = []
-        for m in self.c.monsters:
-            out += self.monster_checks(m)
-        return out
+        return [check for m in self.c.monsters for check in self.monster_checks(m)]
 
     def monster_checks(self, m: MonsterDef) -> list[Check]:
         out: list[Check] = []
@@ -620,39 +617,8 @@ class Gen:
                 ],
             }
         )
-        for b in t.bonuses:
-            foe = self.foe(tag=b.vs)
-            out.append(
-                {
-                    "card": t.id,
-                    "case": f"vs {b.vs}",
-                    "title": f"{t.name} adds {b.amount:+d} more against {b.vs} monsters",
-                    **self.fight(
-                        foe, {"level": self.level_for(foe), "equipped": [t.id], **self.identity(who)}
-                    ),
-                    "step": [
-                        {
-                            "do": [],
-                            "strength": [
-                                self.hero_strength(self.level_for(foe), who, [t.id], foe),
-                                self.monster_strength(foe, who),
-                            ],
-                        }
-                    ],
-                }
-            )
-        wrong = self.restriction(t)
-        if wrong is not None:
-            ident, words = wrong
-            out.append(
-                {
-                    "card": t.id,
-                    "case": "wrong hero",
-                    "title": f"{t.name} is {words}: {article(self.name(ident))} cannot put it in use",
-                    "hero": [{"hand": [t.id], **self.identity(ident)}, {}],
-                    "step": [{"do": [], "not_legal": [f"0 equip {{{t.id}}}"]}],
-                }
-            )
+        out += self.tag_bonuses(t, who, worn=True)
+        out += self.wrong_hero(t, "put it in use", lambda ann: {"hero": [ann, {}]}, [f"0 equip {{{t.id}}}"])
         out.append(self.slot_check(t, who))
         if t.big:
             other = self.slot_item("big", without=[t.id], big=True)
@@ -666,6 +632,57 @@ class Gen:
                 }
             )
         return out
+
+    def tag_bonuses(self, t: TreasureDef, who: str, worn: bool) -> list[Check]:
+        """The item's bonuses against monster tags, in a fight with such a monster: in use, or used for
+        the heroes (a one-shot: its bonus and the bonus against the tag)."""
+        out: list[Check] = []
+        for b in t.bonuses:
+            foe = self.foe(tag=b.vs)
+            level = self.level_for(foe)
+            ann = {"level": level, ("equipped" if worn else "hand"): [t.id], **self.identity(who)}
+            hero = (
+                self.hero_strength(level, who, [t.id], foe)
+                if worn
+                else self.hero_strength(level, who, [], foe)
+            )
+            out.append(
+                {
+                    "card": t.id,
+                    "case": f"vs {b.vs}",
+                    "title": f"{t.name} adds {b.amount:+d} more against {b.vs} monsters",
+                    **self.fight(foe, ann),
+                    "step": [
+                        {
+                            "do": [] if worn else f"0 use {{{t.id}}} heroes",
+                            "strength": [
+                                hero if worn else hero + t.bonus + b.amount,
+                                self.monster_strength(foe, who),
+                            ],
+                        }
+                    ],
+                }
+            )
+        return out
+
+    def wrong_hero(
+        self, t: TreasureDef, verb: str, where: Callable[[dict[str, Any]], Check], actions: list[str]
+    ) -> list[Check]:
+        """The item is not for some hero (only / forbid): these actions are not legal for that hero,
+        set up (``where``) with the item in hand."""
+        wrong = self.restriction(t)
+        if wrong is None:
+            return []
+        ident, words = wrong
+        return [
+            {
+                "card": t.id,
+                "case": "wrong hero",
+                "title": f"{t.name} is {words}: {article(self.name(ident))} cannot {verb}",
+                **where({"hand": [t.id], **self.identity(ident)}),
+                "step": [{"do": [], "not_legal": actions}],
+            }
+        ]
 
     def slot_check(self, t: TreasureDef, who: str) -> Check:
         """The slot: a second item for a full slot is refused; trinkets have room for any number."""
@@ -720,25 +737,7 @@ class Gen:
                     ],
                 }
             )
-        for b in t.bonuses:
-            foe = self.foe(tag=b.vs)
-            out.append(
-                {
-                    "card": t.id,
-                    "case": f"vs {b.vs}",
-                    "title": f"{t.name} adds {b.amount:+d} more against {b.vs} monsters",
-                    **self.fight(foe, {"level": self.level_for(foe), "hand": [t.id], **ident}),
-                    "step": [
-                        {
-                            "do": f"0 use {{{t.id}}} heroes",
-                            "strength": [
-                                self.hero_strength(self.level_for(foe), who, [], foe) + t.bonus + b.amount,
-                                self.monster_strength(foe, who),
-                            ],
-                        }
-                    ],
-                }
-            )
+        out += self.tag_bonuses(t, who, worn=False)
         bob = {"hand": [t.id], **ident}
         if t.thrown:
             out.append(
@@ -770,20 +769,8 @@ class Gen:
                     ],
                 }
             )
-        wrong = self.restriction(t)
-        if wrong is not None:
-            bad, words = wrong
-            out.append(
-                {
-                    "card": t.id,
-                    "case": "wrong hero",
-                    "title": f"{t.name} is {words}: {article(self.name(bad))} cannot use it",
-                    **self.fight(m, {"hand": [t.id], **self.identity(bad)}),
-                    "step": [
-                        {"do": [], "not_legal": [f"0 use {{{t.id}}} heroes", f"0 use {{{t.id}}} monsters"]}
-                    ],
-                }
-            )
+        uses = [f"0 use {{{t.id}}} heroes", f"0 use {{{t.id}}} monsters"]
+        out += self.wrong_hero(t, "use it", lambda ann: self.fight(m, ann), uses)
         return out
 
     def heal(self, t: TreasureDef) -> list[Check]:
@@ -847,10 +834,7 @@ class Gen:
     # -- DxM --------------------------------------------------------------------------------------------
 
     def dxm_cards(self) -> list[Check]:
-        out: list[Check] = []
-        for d in self.c.dxm:
-            out += self.dxm_checks(d)
-        return out
+        return [check for d in self.c.dxm for check in self.dxm_checks(d)]
 
     def dxm_checks(self, d: DxmDef) -> list[Check]:
         k = d.kind
