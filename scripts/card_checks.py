@@ -841,7 +841,7 @@ class Gen:
         if k in ("race", "class"):
             return [*self.identity_card(d), self.not_in_fight(d.id, d.name, f"0 play {{{d.id}}}")]
         if k in ("half_breed", "super_munchkin"):
-            return [self.two_of(d)]
+            return [self.two_of(d), *self.powers_of_both(d)]
         if k == "curse":
             return [self.curse(d)]
         if k == "enhancer":
@@ -1017,7 +1017,7 @@ class Gen:
         first, second = list(cards)[:2]
         return {
             "card": d.id,
-            "case": f"two {key}s",
+            "case": f"two {'races' if race else 'classes'}",
             "title": f"{d.name} lets the hero keep two {key} cards",
             "hero": [{key: cards[first], "hand": [d.id, cards[second]]}, {}],
             "step": [
@@ -1027,6 +1027,51 @@ class Gen:
                 }
             ],
         }
+
+    def powers_of_both(self, d: DxmDef) -> list[Check]:
+        """Both race (class) cards' powers count: two races that add to run-away rolls, or two classes
+        that add to strength, add up."""
+        race = d.kind == "half_breed"
+        key = "race" if race else "class"
+        cards = self.race_card if race else self.class_card
+        kinds = ("escape_bonus",) if race else ("combat_bonus", "bonus_vs_tag")
+        both = [i for i in cards if any(p.kind in kinds for p in self.powers(i))][:2]
+        if len(both) < 2:
+            return []
+        ann = {key: [cards[i] for i in both], **({"half_breed": d.id} if race else {"super_munchkin": d.id})}
+        base = {"card": d.id, "case": "powers of both"}
+        names = " and ".join(article(self.name(i)) for i in both)
+        if race:
+            bonus = sum(p.amount for i in both for p in self.powers(i) if p.kind == "escape_bonus")
+            return [
+                {
+                    **base,
+                    "title": f"{names}: {bonus:+d} to run away, so a roll of {5 - bonus} escapes",
+                    "dice": [*LOSE_DICE, 5 - bonus],
+                    **self.fight(self.foe(), ann),
+                    "step": [{"do": PASS_ALL, "hero": [{"seat": 0, "gold": 300, "life": 3, "at": [0, 0]}]}],
+                }
+            ]
+        tag = next((p.tag for i in both for p in self.powers(i) if p.kind == "bonus_vs_tag"), "")
+        foe = self.foe(tag=tag) if tag else self.foe()
+        level = self.level_for(foe)
+        bonus = sum(self.hero_strength(0, i, [], foe) for i in both)
+        return [
+            {
+                **base,
+                "title": f"{names}: {bonus:+d} in a fight with {foe.name}",
+                **self.fight(foe, {"level": level, **ann}),
+                "step": [
+                    {
+                        "do": [],
+                        "strength": [
+                            level + bonus,
+                            sum(self.monster_strength(foe, i) - foe.level for i in both) + foe.level,
+                        ],
+                    }
+                ],
+            }
+        ]
 
     def curse(self, d: DxmDef) -> Check:
         setup, after, steps, discarded = self.effects(d.effects, 1)
@@ -1137,6 +1182,16 @@ class Gen:
                     ("next door", "next door", [1, 0]),
                     ("far monster", "two rooms away", [2, 0]),
                 )
+            ] + [
+                {
+                    "card": d.id,
+                    "case": "not through a wall",
+                    "title": f"{d.name} moves a monster only through a passable connection",
+                    "hero": [{"hand": [d.id]}, {}],
+                    "room": layout,
+                    "monster": [{"card": m.id, "at": [1, 0], "colour": "blue"}],
+                    "step": [{"do": [], "not_legal": [f"0 shove {{{d.id}}} {{{m.id}}} N"]}],
+                }
             ]
         m = self.foe()
         return [
@@ -1212,7 +1267,16 @@ class Gen:
                 "title": f"A Level 10 hero in {e.name} fights the final boss",
                 "hero": [{"level": 10}, {}],
                 "step": [{"do": [], "frame": "window", "strength": [10, BOSS_LEVEL]}],
-            }
+            },
+            {
+                "card": e.id,
+                "case": "back after dying",
+                "title": f"A dead hero is back in {e.name} at the start of the next turn",
+                "phase": "turn",
+                "hero": [{"dead": True, "at": HERO}, {}],
+                "room": [{"id": self.plain, "at": HERO}],
+                "step": [{"do": [], "hero": [{"seat": 0, "dead": False, "at": [0, 0]}]}],
+            },
         ]
 
     def room_checks(self, r: RoomDef) -> list[Check]:
@@ -1299,6 +1363,17 @@ class Gen:
                                 "hero": [{"seat": 0, "at": [0, 0], "moves": 3 - 1 - rule.amount}],
                             }
                         ],
+                    }
+                )
+                squib = self.foe()
+                out.append(
+                    {
+                        **base,
+                        "case": "leave cost, fleeing",
+                        "title": f"Fleeing from {r.name} costs no Moves",
+                        "dice": [*LOSE_DICE, 6],
+                        **self.fight(squib, room=r.id),
+                        "step": [{"do": PASS_ALL, "hero": [{"seat": 0, "at": [0, 0], "moves": 3}]}],
                     }
                 )
             elif k == "escape_bonus":
