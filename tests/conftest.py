@@ -115,7 +115,7 @@ def engine() -> Engine:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """After a run with the per-card checks in it, how many card ids they cover (tests/test_cards.py)."""
     ran = any(
-        "test_cards.py::" in getattr(report, "nodeid", "")
+        "test_cards.py::" in getattr(report, "nodeid", "") and getattr(report, "when", "") == "call"
         for reports in terminalreporter.stats.values()
         for report in reports
     )
