@@ -1268,6 +1268,7 @@ class Gen:
                 "hero": [{"level": 10}, {}],
                 "step": [{"do": [], "frame": "window", "strength": [10, BOSS_LEVEL]}],
             },
+            self.through_the_entrance(),
             {
                 "card": e.id,
                 "case": "back after dying",
@@ -1278,6 +1279,26 @@ class Gen:
                 "step": [{"do": [], "hero": [{"seat": 0, "dead": False, "at": [0, 0]}]}],
             },
         ]
+
+    def through_the_entrance(self) -> Check:
+        """A slow monster whose one room is the Entrance leaves it at once through the opposite side."""
+        e = self.c.entrance
+        colour, ids = self.movement_row()
+        slow = next(m for m in self.c.monsters if m.move == "slow")
+        west = next(
+            r for r in self.c.rooms if r.arrows.get(colour) == "E" and r.tile != self.room(ids[1]).tile
+        )
+        return {
+            "card": e.id,
+            "case": "monsters never stop here",
+            "title": f"{slow.name} (slow) steps into {e.name} and out through the other side",
+            "phase": "monsters",
+            "dice": [COLOURS.index(colour) + 1],
+            "room": [{"id": west.id, "at": [-1, 0]}, {"id": ids[1], "at": [1, 0]}],
+            "hero": [{}, {"at": [1, 0]}],
+            "monster": [{"card": slow.id, "at": [-1, 0], "colour": "blue"}],
+            "expect": {"monster": [{"card": slow.id, "at": [1, 0]}]},
+        }
 
     def room_checks(self, r: RoomDef) -> list[Check]:
         out: list[Check] = []
