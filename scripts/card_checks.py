@@ -125,8 +125,6 @@ class Gen:
     def __init__(self, content: Content) -> None:
         self.c = content
         self.treasure = {t.id: t for t in content.treasures}
-        self.dxm = {d.id: d for d in content.dxm}
-        self.monster = {m.id: m for m in content.monsters}
         self.race_card = {d.race: d.id for d in content.dxm if d.kind == "race"}
         self.class_card = {d.klass: d.id for d in content.dxm if d.kind == "class"}
         self.plain, self.plain2, self.plain3 = self.plain_rooms(3)
@@ -223,16 +221,15 @@ class Gen:
         ]
         return sorted(items, key=lambda t: -t.bonus)
 
-    def gear(self, need: int, without: Iterable[str] = ()) -> list[str]:
+    def gear(self, need: int) -> list[str]:
         """Plain items a Human can wear together, adding up to at least ``need``."""
         if need <= 0:
             return []
         out: list[str] = []
         total = hands = big = 0
         worn: set[str] = set()
-        skip = set(without)
         for t in self.plain_items():
-            if t.id in skip or (t.big and big):
+            if t.big and big:
                 continue
             if t.slot in ONE_EACH and t.slot in worn:
                 continue
@@ -254,7 +251,7 @@ class Gen:
         for t in reversed(self.plain_items()):
             if t.id in skip or (t.big != big):
                 continue
-            if slot == "big" or t.slot == slot or (slot == "hands" and t.slot in ("hand", "two_hands")):
+            if slot == "big" or t.slot == slot:
                 return t.id
         raise LookupError(f"no plain item for {slot}")
 
