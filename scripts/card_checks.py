@@ -1162,33 +1162,34 @@ class Gen:
             return [
                 {
                     "card": d.id,
-                    "case": case,
-                    "title": f"{d.name} moves a monster {words} one room on",
+                    "case": "next door",
+                    "title": f"{d.name} moves a monster next door one room on",
                     "hero": [{"hand": [d.id]}, {}],
                     "room": layout,
-                    "monster": [{"card": m.id, "at": at, "colour": "blue"}],
+                    "monster": [{"card": m.id, "at": [1, 0], "colour": "blue"}],
                     "step": [
                         {
                             "do": f"0 shove {{{d.id}}} {{{m.id}}} E",
                             "discarded": [d.id],
-                            "monster": [{"card": m.id, "at": [at[0] + 1, 0]}],
+                            "monster": [{"card": m.id, "at": [2, 0]}],
                         }
                     ],
-                }
-                for case, words, at in (
-                    ("next door", "next door", [1, 0]),
-                    ("far monster", "two rooms away", [2, 0]),
-                )
+                },
             ] + [
                 {
                     "card": d.id,
-                    "case": "not through a wall",
-                    "title": f"{d.name} moves a monster only through a passable connection",
+                    "case": case,
+                    "title": f"{d.name} does not move a monster {words}",
                     "hero": [{"hand": [d.id]}, {}],
                     "room": layout,
-                    "monster": [{"card": m.id, "at": [1, 0], "colour": "blue"}],
-                    "step": [{"do": [], "not_legal": [f"0 shove {{{d.id}}} {{{m.id}}} N"]}],
+                    "monster": [{"card": m.id, "at": at, "colour": "blue"}],
+                    "step": [{"do": [], "not_legal": [f"0 shove {{{d.id}}} {{{m.id}}} {side}"]}],
                 }
+                # the decision of issue 26 (docs/rules.md): your room and next door only
+                for case, words, at, side in (
+                    ("not through a wall", "through a wall", [1, 0], "N"),
+                    ("not two rooms away", "two rooms away", [2, 0], "E"),
+                )
             ]
         m = self.foe()
         return [
