@@ -110,3 +110,16 @@ def engine() -> Engine:
     """The engine on the base content, built once per worker (games never change it; each test's
     state is its own)."""
     return base_engine()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """After a run with the per-card checks in it, how many card ids they cover (tests/test_cards.py)."""
+    ran = any(
+        "test_cards.py::" in getattr(report, "nodeid", "") and getattr(report, "when", "") == "call"
+        for reports in terminalreporter.stats.values()
+        for report in reports
+    )
+    if ran:
+        from test_cards import summary
+
+        terminalreporter.write_line(summary())
