@@ -74,6 +74,7 @@ class Item:
     obj: Any
     file: str
     label: str  # e.g. 'monster "slime-baron"'
+    text: str | None = None  # the rules text the entry's file wrote, if it wrote one (checked, not kept)
 
 
 @dataclass
@@ -163,7 +164,7 @@ def validate(m: Merged, errors: list[str]) -> None:
                 if p.tag:
                     check.fail(f"powers[{i}].tag", f'only "bonus_vs_tag" powers have a tag (kind "{p.kind}")')
 
-    # what every race, class and card has: a name, a text; powers (races, classes) or copies (cards)
+    # what every race, class and card has: a name; powers (races, classes) or copies (cards)
     for it in [
         *m.races.values(),
         *m.classes.values(),
@@ -174,8 +175,6 @@ def validate(m: Merged, errors: list[str]) -> None:
         c = _Check(it, errors)
         if not it.obj.name.strip():
             c.fail("name", "must not be empty")
-        if not it.obj.text.strip():
-            c.fail("text", "must not be empty")
         if isinstance(it.obj, HeroCardDef):
             powers(c, it.obj.powers)
         else:
@@ -204,8 +203,6 @@ def validate(m: Merged, errors: list[str]) -> None:
         c = _Check(it, errors)
         if not r.name.strip():
             c.fail("name", "must not be empty")
-        if not r.text.strip():
-            c.fail("text", "must not be empty")
         if not 0 < len(r.short) <= 10:
             c.fail("short", f"must be 1 to 10 characters, got {len(r.short)} ({r.short!r})")
         if r.id == "entrance":
