@@ -338,7 +338,7 @@ def _check_texts(content: Content, merged: Merged) -> list[str]:
         made = words.text(it.obj)
         if it.text is not None and it.text != made:
             drift.append(
-                f'{it.file}: {it.label}: field "text": is not the rules text made from its data: "{made}"'
+                f'{it.file}: {it.label}: field "text": differs from the rules text made from its data: "{made}"'
             )
     for i, row in enumerate(content.tables.search):
         errors += [
