@@ -340,6 +340,10 @@ def _check_texts(content: Content, merged: Merged) -> list[str]:
             drift.append(
                 f'{it.file}: {it.label}: field "text": differs from the rules text made from its data: "{made}"'
             )
+    errors += [
+        f'{merged.tables_file}: {fld.split(".")[0]}: field "{fld}": {why}'
+        for fld, why in words.check(content.tables)
+    ]
     for i, row in enumerate(content.tables.search):
         errors += [
             f'{merged.tables_file}: search row #{i + 1}: field "{fld}": {why}'

@@ -16,6 +16,7 @@ cannot be the way a hidden card reaches a seat (the callers check :data:`~mqtui.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from typing import Any
 import msgspec
 
 from mqtui.engine import templates_en
+from mqtui.engine.content_check import EFFECT_AMOUNT, POWER_AMOUNT
 from mqtui.engine.defs import (
     CONNECTIONS,
     Bonus,
@@ -91,10 +93,6 @@ _DXM_FIELDS: dict[str, frozenset[str]] = {
     "level": frozenset({"amount"}),
 }
 _COMMON = frozenset({"id", "name", "kind", "gold", "count", "flavour"})
-_EFFECT_AMOUNT = frozenset(
-    {"lose_levels", "lose_item", "lose_gold", "lose_moves", "discard_cards", "lose_life"}
-)
-_POWER_NO_AMOUNT = frozenset({"win_ties", "d10_escape", "d10_heal", "d10_treasure"})
 _DEAL_FIELDS: dict[str, frozenset[str]] = {
     "shrine": frozenset({"price", "amount", "who", "gives"}),
     "sell": frozenset({"amount"}),
@@ -174,14 +172,17 @@ class Words:
                 out.append(self._t("connection", f"move_cost.{kind}", n=cost, name=name, count=count))
         return out
 
-    def check(self, d: Definition | SearchRow) -> list[tuple[str, str]]:
+    def check(self, d: Definition | SearchRow | Tables) -> list[tuple[str, str]]:
         """(field, why) for each part of a definition's data that no template prints: a template missing
         from this language, or a field the text of that kind of entry does not print (the engine does
-        not use it either). ``[]`` when its whole data is in its rules text."""
+        not use it either). ``[]`` when its whole data is in its rules text. (For the loader: it makes a
+        generator of its own, as this one is not for two threads at once.)"""
         self._missing = []
         try:
             if isinstance(d, SearchRow):
                 self._search_row(d, False, False)
+            elif isinstance(d, Tables):
+                self.connections(d)
             else:
                 self._texts.pop(id(d), None)
                 self.text(d)
@@ -354,25 +355,27 @@ class Words:
 # -- data no template prints --------------------------------------------------------------------------
 
 
-def _set(d: msgspec.Struct, fields: Iterable[str], at: str = "") -> list[str]:
-    """The ``fields`` of ``d`` that are not at their default (as paths under ``at``)."""
-    out = []
-    for f in msgspec.structs.fields(d):
-        if f.name not in fields:
-            continue
-        default = (
-            f.default_factory()
-            if f.default is msgspec.NODEFAULT and f.default_factory is not msgspec.NODEFAULT
-            else f.default
-        )
-        if getattr(d, f.name) != default:
-            out.append(f"{at}{f.name}")
+@functools.cache
+def _defaults(cls: type[msgspec.Struct]) -> dict[str, Any]:
+    """Each field of a definition type and its default (NODEFAULT for a required field)."""
+    out = {}
+    for f in msgspec.structs.fields(cls):
+        factory = f.default_factory
+        out[f.name] = factory() if factory is not msgspec.NODEFAULT else f.default
     return out
 
 
-def _unprinted(d: Definition | SearchRow) -> list[str]:
+def _set(d: msgspec.Struct, fields: Iterable[str], at: str = "") -> list[str]:
+    """The ``fields`` of ``d`` that are not at their default (as paths under ``at``)."""
+    defaults = _defaults(type(d))
+    return [f"{at}{name}" for name in defaults if name in fields and getattr(d, name) != defaults[name]]
+
+
+def _unprinted(d: Definition | SearchRow | Tables) -> list[str]:
     """The paths of the fields that are set but that no template prints for this kind of entry."""
-    names = {f.name for f in msgspec.structs.fields(d)}
+    if isinstance(d, Tables):
+        return []  # (its rows are checked one by one)
+    names = set(_defaults(type(d)))
     if isinstance(d, TreasureDef):
         printed = _TREASURE_FIELDS.get(d.use if d.kind == "oneshot" else d.kind, frozenset())
         return _set(d, names - printed - _COMMON)
@@ -385,7 +388,7 @@ def _unprinted(d: Definition | SearchRow) -> list[str]:
         return _effects_unprinted(d.bad_stuff, "bad_stuff")
     if isinstance(d, HeroCardDef):
         return [
-            f"powers[{i}].amount" for i, p in enumerate(d.powers) if p.kind in _POWER_NO_AMOUNT and p.amount
+            f"powers[{i}].amount" for i, p in enumerate(d.powers) if p.kind not in POWER_AMOUNT and p.amount
         ]
     if isinstance(d, RoomDef):
         out = [f"rules[{i}].amount" for i, r in enumerate(d.rules) if r.kind == "no_help" and r.amount]
@@ -400,7 +403,7 @@ def _unprinted(d: Definition | SearchRow) -> list[str]:
 
 def _effects_unprinted(effects: tuple[Effect, ...], at: str) -> list[str]:
     return [
-        f"{at}[{i}].amount" for i, e in enumerate(effects) if e.kind not in _EFFECT_AMOUNT and e.amount != 1
+        f"{at}[{i}].amount" for i, e in enumerate(effects) if e.kind not in EFFECT_AMOUNT and e.amount != 1
     ]
 
 

@@ -2,7 +2,7 @@
 
 Card and room numbers in a save mean something only in the content the game was made with. Each save
 (format 2 on) therefore carries that content, base and packs merged, as one :class:`~mqtui.saves.model.Defs`:
-the :class:`~mqtui.engine.defs.Content` as msgpack, zlib-compressed (about 16 KiB for the base content).
+the :class:`~mqtui.engine.defs.Content` as msgpack, zlib-compressed (about 13 KiB for the base content).
 A game continues with the content it started with: :func:`engine_of` gives the engine a save is played,
 checked and replayed with. When the carried content is exactly the installed one, the installed engine
 is used; otherwise an engine is built from the save's copy (and kept, so that loading it again is free).
@@ -34,7 +34,7 @@ DEFS_FORMAT = 2  # the shape of Defs.data this program writes (and reads, with t
 # Shape 1 (up to issue 26) gave every race, class, room and card a hand-written "text": rules text is now
 # made from the data (mqtui.engine.rules_text), so reading shape 1 drops it (see _drop_texts).
 OLDER_FORMATS = frozenset({1})
-MAX_CONTENT = 4 * 1024 * 1024  # decompressed; the base content is about 70 KiB
+MAX_CONTENT = 4 * 1024 * 1024  # decompressed; the base content is about 47 KiB
 ARCHIVE_DIR = Path(__file__).resolve().parent / "archive"
 ARCHIVE_SUFFIX = ".mqdefs"
 
@@ -45,7 +45,7 @@ _lock = threading.Lock()
 _packed: OrderedDict[int, tuple[Content, Defs, bytes]] = OrderedDict()  # id(content) -> (it, Defs, msgpack)
 _engines: OrderedDict[bytes, Engine] = OrderedDict()  # Defs.data -> an engine built from it
 _KEEP = 8  # engines built from saves' contents
-_KEEP_PACKED = 64  # contents packed for saving (a few ms each to pack, ~16 KiB each to keep)
+_KEEP_PACKED = 64  # contents packed for saving (a few ms each to pack, ~13 KiB each to keep)
 
 
 def pack(content: Content) -> tuple[Defs, bytes]:
