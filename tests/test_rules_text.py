@@ -176,6 +176,18 @@ def test_a_second_language_is_a_second_table_of_templates(content: Content) -> N
     assert any(f == "bad_stuff[0]" and "bad_stuff.lose_gold" in why for f, why in missing)
 
 
+def test_a_race_may_say_its_plural_when_the_rule_gets_it_wrong(tmp_path: Path) -> None:
+    races = '[[race]]\nid = "gnome"\nname = "Gnome"\n\n[[race]]\nid = "fungus"\nname = "Fungus"\nplural = "Fungi"\n'
+    treasure = (
+        '[[treasure]]\nid = "tiny-hat"\nname = "Tiny Hat"\nkind = "equipment"\nslot = "head"\nbonus = 1\n'
+    )
+    treasure += 'only = ["gnome", "fungus", "thief"]\n'
+    pack = write_pack(tmp_path / "p", {"races.toml": races, "treasure.toml": treasure})
+    content = load_content([paths.BASE_CONTENT_DIR, pack])
+    hat = by_id(content, "tiny-hat")
+    assert words(content).text(hat) == "Headgear. +1 in combat. Usable only by Gnomes, Fungi or Thieves."
+
+
 # -- mqtui content check ------------------------------------------------------------------------------
 
 DRIFTING = """
