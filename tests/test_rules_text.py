@@ -383,10 +383,10 @@ def test_card_texts_are_not_stored_in_saves(tmp_path: Path) -> None:
 def test_a_save_whose_content_carries_the_old_texts_loads_continues_and_replays(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """saves/sample.mqsave and saves/format-2.mqsave were written before this change (by 26047a8's
-    scripts/make_fixture_saves.py): their content is of shape 1, with a hand-written text per entry."""
+    """saves/shape-1/ holds saves written before this change (26047a8's saves/sample.mqsave and
+    format-2.mqsave): their content is of shape 1, with a hand-written text per entry."""
     path = tmp_path / name
-    shutil.copyfile(ROOT / "saves" / name, path)
+    shutil.copyfile(ROOT / "saves" / "shape-1" / name, path)
     old = saves.read(path)
     assert old.defs is not None and old.defs.format == 1 and _has_text(_content_of(old))
     store = LocalStore.load(path, Engine(load_content()), bot_delay=0, verify=True)
