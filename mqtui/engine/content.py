@@ -8,6 +8,9 @@ error. A pack's ``tables.toml`` replaces the tables of the layers below it.
 
 Every problem is reported as a :class:`ContentError` whose lines each name the file, the entry and the
 field, e.g. ``seeds/base/monsters.toml: monster "slime-baron": field "level": expected int, got str``.
+Rules text is made from the data (:mod:`mqtui.engine.rules_text`): data that no template prints is an
+error; an entry may write the ``text`` it expects, which is not kept, and :func:`text_drift` lists those
+that differ from the generated one (``mqtui content check`` fails on them).
 See ``docs/content.md`` for the format.
 """
 
