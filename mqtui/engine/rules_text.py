@@ -214,7 +214,7 @@ class Words:
         return " ".join(p for p in parts if p)
 
     def _list(self, items: list[str], last: str, at: str) -> str:
-        """ "a", "a and b", "a, b and c" (``last``: "list.and" or "list.or")."""
+        """Items as a list in words, as "a", "a and b", "a, b and c" (``last``: "list.and" or "list.or")."""
         if len(items) <= 1:
             return "".join(items)
         head = self._t("list.sep", at).join(items[:-1])
