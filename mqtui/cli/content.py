@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from mqtui.engine.content import ContentError, counts, load_content, pack_info
+    from mqtui.engine.content import ContentError, counts, load_content, pack_info, text_drift
 
     if getattr(args, "content_command", None) != "check":
         print("usage: mqtui content check [DIR ...]", file=sys.stderr)
@@ -32,12 +32,11 @@ def run(args: argparse.Namespace) -> int:
     dirs = [Path(d) for d in args.dirs] or None
     try:
         content = load_content(dirs)
+        drift = text_drift(dirs)
     except ContentError as exc:
-        for line in exc.errors:
-            print(f"error: {line}")
-        n = len(exc.errors)
-        print(f"content check failed: {n} error{'s' if n != 1 else ''}")
-        return 1
+        return _failed(exc.errors)
+    if drift:  # (a game shows the rules text made from the data: a file must not say otherwise)
+        return _failed(drift)
     rows = list(counts(content).items())
     packs = []
     for d in (dirs or [])[1:]:
@@ -64,13 +63,22 @@ def run(args: argparse.Namespace) -> int:
     return 0 if dirs else _check_packs()
 
 
+def _failed(errors: list[str]) -> int:
+    for line in errors:
+        print(f"error: {line}")
+    n = len(errors)
+    print(f"content check failed: {n} error{'s' if n != 1 else ''}")
+    return 1
+
+
 def _check_packs() -> int:
     """Each installed pack on the base: OK with its size, or left out with its errors. 1 if any is broken."""
     from mqtui import packs
-    from mqtui.engine.content import counts, load_content
+    from mqtui.engine.content import counts, load_content, text_drift
     from mqtui.paths import BASE_CONTENT_DIR, user_packs_dir
 
     found = packs.scan()
+    wrong = 0  # packs that play, but whose files write a text that is not their rules text
     where = f"shipped, and yours in {user_packs_dir()}"
     print(f"packs ({where}): {len(found) or 'none'}")
     base = counts(load_content([BASE_CONTENT_DIR]))
@@ -81,6 +89,10 @@ def _check_packs() -> int:
             cards = sum(more[k] - base[k] for k in ("monster cards", "treasure cards", "dxm cards"))
             rooms = more["rooms"] - base["rooms"]
             print(f"  {pack.name}: OK: {pack.label} ({origin}): {cards:+d} cards, {rooms:+d} rooms")
+            drift = text_drift([BASE_CONTENT_DIR, pack.path])
+            for line in drift:
+                print(f"    error: {line}")
+            wrong += bool(drift)
             continue
         print(f"  {pack.name}: left out of games ({origin}):")
         for line in pack.errors:
@@ -90,4 +102,8 @@ def _check_packs() -> int:
         print(
             f"{broken} pack{'s' if broken != 1 else ''} broken (the games leave {'them' if broken != 1 else 'it'} out)"
         )
-    return 1 if broken else 0
+    if wrong:
+        print(
+            f"{wrong} pack{'s' if wrong != 1 else ''} with texts that are not the rules text made from the data"
+        )
+    return 1 if broken or wrong else 0

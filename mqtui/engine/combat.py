@@ -19,6 +19,7 @@ from mqtui.engine.heroes import (
     set_level,
     usable,
 )
+from mqtui.engine.rules_text import words
 from mqtui.engine.state import (
     FLEE,
     REWARD,
@@ -283,7 +284,8 @@ def _lose(
             ev.append(
                 Event(
                     "badstuff",
-                    f"{hero.name} fails to escape {d.name} ({escape_roll(roll, bonus)}): {d.text}",
+                    f"{hero.name} fails to escape {d.name} ({escape_roll(roll, bonus)}): "
+                    f"{words(t.content).bad_stuff(d)}",
                 )
             )
             apply_effects(t, s, ev, hero, d.bad_stuff, d.name)

@@ -8,6 +8,9 @@ error. A pack's ``tables.toml`` replaces the tables of the layers below it.
 
 Every problem is reported as a :class:`ContentError` whose lines each name the file, the entry and the
 field, e.g. ``seeds/base/monsters.toml: monster "slime-baron": field "level": expected int, got str``.
+Rules text is made from the data (:mod:`mqtui.engine.rules_text`): data that no template prints is an
+error; an entry may write the ``text`` it expects, which is not kept, and :func:`text_drift` lists those
+that differ from the generated one (``mqtui content check`` fails on them).
 See ``docs/content.md`` for the format.
 """
 
@@ -43,6 +46,7 @@ from mqtui.engine.defs import (
     Tables,
     TreasureDef,
 )
+from mqtui.engine.rules_text import Words
 
 __all__ = [
     "CONTENT_FILES",
@@ -53,6 +57,7 @@ __all__ = [
     "counts",
     "load_content",
     "pack_info",
+    "text_drift",
 ]
 
 # file name -> (top-level key, definition type, label used in messages)
@@ -64,6 +69,7 @@ CONTENT_FILES: dict[str, tuple[str, type[Def], str]] = {
     "treasure.toml": ("treasure", TreasureDef, "treasure"),
     "dxm.toml": ("dxm", DxmDef, "dxm"),
 }
+CONTENT_KEYS = tuple(key for key, _, _ in CONTENT_FILES.values())
 TABLES_FILE = "tables.toml"
 PACK_FILE = "pack.toml"
 ALL_FILES: tuple[str, ...] = (*CONTENT_FILES, TABLES_FILE)
@@ -88,6 +94,17 @@ def load_content(dirs: Sequence[Path | str] | None = None) -> Content:
     The first folder is the base and must hold every file; the rest are packs. Results are cached on
     the resolved folders (and their files' modification times), so repeated calls are cheap.
     """
+    return _loaded(dirs)[0]
+
+
+def text_drift(dirs: Sequence[Path | str] | None = None) -> list[str]:
+    """One line for each entry of ``dirs`` whose file writes a ``text`` that is not the rules text made
+    from its data (``mqtui content check`` fails on them; a game never shows them). Raises ContentError
+    as :func:`load_content` does."""
+    return _loaded(dirs)[1]
+
+
+def _loaded(dirs: Sequence[Path | str] | None) -> tuple[Content, list[str]]:
     resolved = tuple(Path(d).resolve() for d in (dirs if dirs else [paths.BASE_CONTENT_DIR]))
     return _load_cached(resolved, _fingerprint(resolved))
 
@@ -132,7 +149,9 @@ def _fingerprint(dirs: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
 
 
 @functools.lru_cache(maxsize=32)
-def _load_cached(dirs: tuple[Path, ...], fingerprint: tuple[tuple[str, int, int], ...]) -> Content:
+def _load_cached(
+    dirs: tuple[Path, ...], fingerprint: tuple[tuple[str, int, int], ...]
+) -> tuple[Content, list[str]]:
     del fingerprint  # only part of the cache key
     return _load(dirs)
 
@@ -181,6 +200,15 @@ def _entry_label(kind: str, entry: Any, index: int) -> str:
     return f"{kind} #{index + 1}"
 
 
+def _written_text(entry: dict[str, Any], shown: str, label: str, errors: list[str]) -> str | None:
+    """Take out the ``text`` an entry writes (checked against its rules text, never kept)."""
+    text = entry.pop("text", None)
+    if text is not None and not isinstance(text, str):
+        errors.append(f'{shown}: {label}: field "text": expected str, got {type(text).__name__}')
+        return None
+    return text
+
+
 def _convert(entry: Any, typ: type[Any], shown: str, label: str, errors: list[str]) -> Any | None:
     if not isinstance(entry, dict):
         errors.append(f"{shown}: {label}: expected a table, got {type(entry).__name__}")
@@ -193,7 +221,7 @@ def _convert(entry: Any, typ: type[Any], shown: str, label: str, errors: list[st
         return None
 
 
-def _load(dirs: tuple[Path, ...]) -> Content:
+def _load(dirs: tuple[Path, ...]) -> tuple[Content, list[str]]:
     if not dirs:
         raise ContentError("no content folders given")
     errors: list[str] = []
@@ -232,8 +260,11 @@ def _load(dirs: tuple[Path, ...]) -> Content:
             for index, raw in enumerate(entries):
                 label = _entry_label(kind, raw, index)
                 replace = False
-                if isinstance(raw, dict) and "replace" in raw:
+                written = None
+                if isinstance(raw, dict) and ("replace" in raw or "text" in raw):
                     raw = dict(raw)
+                    written = _written_text(raw, shown, label, errors)
+                if isinstance(raw, dict) and "replace" in raw:
                     flag = raw.pop("replace")
                     if not isinstance(flag, bool):
                         errors.append(
@@ -248,7 +279,7 @@ def _load(dirs: tuple[Path, ...]) -> Content:
                 if not ident:
                     errors.append(f'{shown}: {label}: field "id": must not be empty')
                     continue
-                item = Item(obj, shown, label)
+                item = Item(obj, shown, label, written)
                 if ident in target:
                     prev = target[ident]
                     if prev.file == shown:
@@ -284,7 +315,7 @@ def _load(dirs: tuple[Path, ...]) -> Content:
     if errors:
         raise ContentError(errors)
     assert merged.entrance is not None and merged.tables is not None
-    return Content(
+    content = Content(
         version=hasher.hexdigest()[:12],
         races={k: v.obj for k, v in merged.races.items()},
         classes={k: v.obj for k, v in merged.classes.items()},
@@ -295,6 +326,35 @@ def _load(dirs: tuple[Path, ...]) -> Content:
         dxm=tuple(v.obj for v in merged.dxm.values()),
         tables=merged.tables,
     )
+    return content, _check_texts(content, merged)
+
+
+def _check_texts(content: Content, merged: Merged) -> list[str]:
+    """Refuse data that no rules text template prints (ContentError); return the entries whose files
+    write a ``text`` that is not the one made from their data."""
+    words = Words(content)
+    items = [merged.entrance, *(it for key in CONTENT_KEYS for it in merged.by_key(key).values())]
+    errors, drift = [], []
+    for it in items:
+        assert it is not None
+        errors += [f'{it.file}: {it.label}: field "{fld}": {why}' for fld, why in words.check(it.obj)]
+        made = words.text(it.obj)
+        if it.text is not None and it.text != made:
+            drift.append(
+                f'{it.file}: {it.label}: field "text": differs from the rules text made from its data: "{made}"'
+            )
+    errors += [
+        f'{merged.tables_file}: {fld.split(".")[0]}: field "{fld}": {why}'
+        for fld, why in words.check(content.tables)
+    ]
+    for i, row in enumerate(content.tables.search):
+        errors += [
+            f'{merged.tables_file}: search row #{i + 1}: field "{fld}": {why}'
+            for fld, why in words.check(row)
+        ]
+    if errors:
+        raise ContentError(errors)
+    return drift
 
 
 def _load_entrance(data: dict[str, Any], shown: str, base: bool, merged: Merged, errors: list[str]) -> None:
@@ -304,15 +364,17 @@ def _load_entrance(data: dict[str, Any], shown: str, base: bool, merged: Merged,
             errors.append(f"{shown}: entrance: missing [entrance] table")
         return
     replace = False
-    if isinstance(raw, dict) and "replace" in raw:
+    written = None
+    if isinstance(raw, dict):
         raw = dict(raw)
-        replace = raw.pop("replace") is True
+        written = _written_text(raw, shown, "entrance", errors)
+        replace = raw.pop("replace", False) is True
     if not base and not replace:
         errors.append(f'{shown}: entrance: field "id": the entrance is already defined; add replace = true')
         return
     obj = _convert(raw, RoomDef, shown, "entrance", errors)
     if obj is not None:
-        merged.entrance = Item(obj, shown, "entrance")
+        merged.entrance = Item(obj, shown, "entrance", written)
 
 
 def _convert_tables(data: dict[str, Any], shown: str, errors: list[str]) -> Tables | None:

@@ -43,18 +43,23 @@ MAX_LEVEL = 20
 SEARCH_MIN, SEARCH_MAX = -5, 15
 MAX_CARDS = 5000  # a bound on content that did not come from TOML (a save's own copy)
 
-# effect/power/rule kinds whose ``amount`` must be at least 1
-_EFFECT_AMOUNT = {"lose_levels", "lose_item", "lose_gold", "lose_moves", "discard_cards", "lose_life"}
-_POWER_AMOUNT = {
-    "combat_bonus",
-    "bonus_vs_tag",
-    "escape_bonus",
-    "extra_moves",
-    "search_bonus",
-    "sell_bonus",
-    "carry_big",
-    "backpack",
-}
+# effect/power/rule kinds whose ``amount`` must be at least 1 (the others have none: their rules text
+# prints no amount, so the loader refuses one: mqtui.engine.rules_text)
+EFFECT_AMOUNT = frozenset(
+    {"lose_levels", "lose_item", "lose_gold", "lose_moves", "discard_cards", "lose_life"}
+)
+POWER_AMOUNT = frozenset(
+    {
+        "combat_bonus",
+        "bonus_vs_tag",
+        "escape_bonus",
+        "extra_moves",
+        "search_bonus",
+        "sell_bonus",
+        "carry_big",
+        "backpack",
+    }
+)
 _RULE_POSITIVE = {"monster_dice", "leave_cost", "heal_on_enter"}
 _RULE_NONZERO = {"monster_bonus", "hero_bonus", "escape_bonus"}
 
@@ -74,6 +79,7 @@ class Item:
     obj: Any
     file: str
     label: str  # e.g. 'monster "slime-baron"'
+    text: str | None = None  # the rules text the entry's file wrote, if it wrote one (checked, not kept)
 
 
 @dataclass
@@ -149,12 +155,12 @@ def validate(m: Merged, errors: list[str]) -> None:
             else:
                 if e.slot:
                     check.fail(f"{fld}[{i}].slot", f'only "lose_slot" effects have a slot (kind "{e.kind}")')
-            if e.kind in _EFFECT_AMOUNT and e.amount < 1:
+            if e.kind in EFFECT_AMOUNT and e.amount < 1:
                 check.fail(f"{fld}[{i}].amount", f"must be at least 1, got {e.amount}")
 
     def powers(check: _Check, items: tuple[Power, ...]) -> None:
         for i, p in enumerate(items):
-            if p.kind in _POWER_AMOUNT and p.amount < 1:
+            if p.kind in POWER_AMOUNT and p.amount < 1:
                 check.fail(f"powers[{i}].amount", f"must be at least 1, got {p.amount}")
             if p.kind == "bonus_vs_tag":
                 if not p.tag:
@@ -163,7 +169,7 @@ def validate(m: Merged, errors: list[str]) -> None:
                 if p.tag:
                     check.fail(f"powers[{i}].tag", f'only "bonus_vs_tag" powers have a tag (kind "{p.kind}")')
 
-    # what every race, class and card has: a name, a text; powers (races, classes) or copies (cards)
+    # what every race, class and card has: a name; powers (races, classes) or copies (cards)
     for it in [
         *m.races.values(),
         *m.classes.values(),
@@ -174,8 +180,6 @@ def validate(m: Merged, errors: list[str]) -> None:
         c = _Check(it, errors)
         if not it.obj.name.strip():
             c.fail("name", "must not be empty")
-        if not it.obj.text.strip():
-            c.fail("text", "must not be empty")
         if isinstance(it.obj, HeroCardDef):
             powers(c, it.obj.powers)
         else:
@@ -204,8 +208,6 @@ def validate(m: Merged, errors: list[str]) -> None:
         c = _Check(it, errors)
         if not r.name.strip():
             c.fail("name", "must not be empty")
-        if not r.text.strip():
-            c.fail("text", "must not be empty")
         if not 0 < len(r.short) <= 10:
             c.fail("short", f"must be 1 to 10 characters, got {len(r.short)} ({r.short!r})")
         if r.id == "entrance":

@@ -159,11 +159,13 @@ class Bonus(Def, frozen=True):
 
 
 class HeroCardDef(Def, frozen=True):
-    """What races and classes share: a name, a rule text and powers."""
+    """What races and classes share: a name and powers (their rules text is made from the powers:
+    :mod:`mqtui.engine.rules_text`)."""
 
     id: str
     name: str
-    text: str
+    plural: str = ""  # the name for all of them ("Elves"), if the language's rule gets it wrong
+    flavour: str = ""
     powers: tuple[Power, ...] = ()
 
 
@@ -202,7 +204,6 @@ class RoomDef(Def, frozen=True):
     name: str
     short: str  # at most 10 characters, for the map
     flavour: str
-    text: str = ""  # the room's rule and Deal in plain words
     tile: int = 0  # rooms sharing a tile number are its two faces (0 for the Entrance)
     search: int = 0  # modifier to Search rolls here
     arrows: dict[
@@ -217,7 +218,6 @@ class MonsterDef(Def, frozen=True):
     name: str
     level: int
     treasures: int
-    text: str  # the Bad Stuff in plain words
     flavour: str = ""
     levels: int = 1  # levels gained by killing it
     move: MoveKind = "normal"
@@ -233,7 +233,7 @@ class TreasureDef(Def, frozen=True):
     id: str
     name: str
     kind: TreasureKind
-    text: str
+    flavour: str = ""
     gold: int = 0
     slot: Slot | Literal[""] = ""  # equipment only
     big: bool = False
@@ -251,7 +251,7 @@ class DxmDef(Def, frozen=True):
     id: str
     name: str
     kind: DxmKind
-    text: str
+    flavour: str = ""
     race: str = ""
     klass: str = ""
     effects: tuple[Effect, ...] = ()

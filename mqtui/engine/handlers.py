@@ -35,6 +35,7 @@ from mqtui.engine.heroes import (
     set_level,
 )
 from mqtui.engine.legal import LEVEL_PRICE, move_cost
+from mqtui.engine.rules_text import words
 from mqtui.engine.state import (
     DX,
     DY,
@@ -209,7 +210,12 @@ def do_curse(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     hero, victim = s.heroes[a.seat], s.heroes[a.b]
     remove_card(hero, a.a)
     d = t.dxm[a.a]
-    ev.append(Event("curse", f"{hero.name} curses {victim.name} with {d.name}: {d.text}"))
+    ev.append(
+        Event(
+            "curse",
+            f"{hero.name} curses {victim.name} with {d.name}: {words(t.content).curse(d, victim.name)}",
+        )
+    )
     apply_effects(t, s, ev, victim, d.effects, d.name)
     discard_card(t, s, a.a)
 

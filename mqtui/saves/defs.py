@@ -2,7 +2,7 @@
 
 Card and room numbers in a save mean something only in the content the game was made with. Each save
 (format 2 on) therefore carries that content, base and packs merged, as one :class:`~mqtui.saves.model.Defs`:
-the :class:`~mqtui.engine.defs.Content` as msgpack, zlib-compressed (about 16 KiB for the base content).
+the :class:`~mqtui.engine.defs.Content` as msgpack, zlib-compressed (about 13 KiB for the base content).
 A game continues with the content it started with: :func:`engine_of` gives the engine a save is played,
 checked and replayed with. When the carried content is exactly the installed one, the installed engine
 is used; otherwise an engine is built from the save's copy (and kept, so that loading it again is free).
@@ -20,6 +20,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -29,8 +30,11 @@ from mqtui.engine.game import Engine
 from mqtui.saves.errors import DECODE_ERRORS, SaveError
 from mqtui.saves.model import Defs, Header, SaveData
 
-DEFS_FORMAT = 1  # the shape of Defs.data this program writes and reads
-MAX_CONTENT = 4 * 1024 * 1024  # decompressed; the base content is about 70 KiB
+DEFS_FORMAT = 2  # the shape of Defs.data this program writes (and reads, with the older ones below)
+# Shape 1 (up to issue 26) gave every race, class, room and card a hand-written "text": rules text is now
+# made from the data (mqtui.engine.rules_text), so reading shape 1 drops it (see _drop_texts).
+OLDER_FORMATS = frozenset({1})
+MAX_CONTENT = 4 * 1024 * 1024  # decompressed; the base content is about 47 KiB
 ARCHIVE_DIR = Path(__file__).resolve().parent / "archive"
 ARCHIVE_SUFFIX = ".mqdefs"
 
@@ -41,7 +45,7 @@ _lock = threading.Lock()
 _packed: OrderedDict[int, tuple[Content, Defs, bytes]] = OrderedDict()  # id(content) -> (it, Defs, msgpack)
 _engines: OrderedDict[bytes, Engine] = OrderedDict()  # Defs.data -> an engine built from it
 _KEEP = 8  # engines built from saves' contents
-_KEEP_PACKED = 64  # contents packed for saving (a few ms each to pack, ~16 KiB each to keep)
+_KEEP_PACKED = 64  # contents packed for saving (a few ms each to pack, ~13 KiB each to keep)
 
 
 def pack(content: Content) -> tuple[Defs, bytes]:
@@ -61,8 +65,32 @@ def pack(content: Content) -> tuple[Defs, bytes]:
 
 
 def _check_format(defs: Defs) -> None:
-    if defs.format != DEFS_FORMAT:
+    if defs.format != DEFS_FORMAT and defs.format not in OLDER_FORMATS:
         raise SaveError(f"the save's content is in shape {defs.format}, this program reads {DEFS_FORMAT}")
+
+
+def _decode(raw: bytes, fmt: int) -> Content:
+    """The content from its msgpack, of shape ``fmt`` (an older shape converted to the current one)."""
+    if fmt == DEFS_FORMAT:
+        return _content_decoder.decode(raw)
+    plain = msgspec.msgpack.decode(raw)
+    if isinstance(plain, dict):
+        _drop_texts(plain)
+    return msgspec.convert(plain, Content)
+
+
+def _drop_texts(plain: dict[str, Any]) -> None:
+    """Shape 1 -> 2: the hand-written rules texts go (a game shows the ones made from the data)."""
+    entries: list[Any] = [plain.get("entrance")]
+    for key in ("races", "classes"):
+        value = plain.get(key)
+        entries += list(value.values()) if isinstance(value, dict) else []
+    for key in ("rooms", "monsters", "treasures", "dxm"):
+        value = plain.get(key)
+        entries += value if isinstance(value, list) else []
+    for entry in entries:
+        if isinstance(entry, dict):
+            entry.pop("text", None)
 
 
 def unpack(defs: Defs) -> Content:
@@ -73,7 +101,7 @@ def unpack(defs: Defs) -> Content:
         raw = z.decompress(defs.data, MAX_CONTENT)
         if z.unconsumed_tail or not z.eof:
             raise SaveError("damaged content in the save: too large or cut short")
-        content = _content_decoder.decode(raw)
+        content = _decode(raw, defs.format)
     except zlib.error as exc:
         raise SaveError(f"damaged content in the save: {exc}") from None
     except DECODE_ERRORS as exc:

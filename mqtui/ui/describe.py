@@ -6,7 +6,6 @@ table, so the widgets, the command palette and the tests share one vocabulary.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import RoomDef
 from mqtui.engine.heroes import HAND_LIMIT, power_total
 from mqtui.engine.legal import move_cost
+from mqtui.engine.rules_text import words
 from mqtui.engine.state import (
     ACT,
     CHARITY,
@@ -145,9 +145,10 @@ def card_kind(cards: CardTable, uid: int) -> str:
 
 
 def card_text(cards: CardTable, uid: int) -> str:
+    """A card's rules text (made from its data), for a card the viewer may see."""
     if uid == HIDDEN:
         return "You cannot see this card."
-    return cards.card(uid).text
+    return words(cards.content).text(cards.card(uid))
 
 
 # -- heroes and monsters ----------------------------------------------------------------------------
@@ -248,9 +249,8 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
                 full = " (its full value)" if deal.amount == 100 and not bonus else ""
                 return f"Sell {name(a)} for {value} gold{full} (1 Move)"
             return f"Swap {name(a)} for a DxM card (1 Move)"
-        text = found[1].text if found else ""
-        deal_text = re.sub(r"^Deal \(1 Move\):\s*", "", text.split(". Searching")[0]) if text else "the Deal"
-        return f"Take the Deal: {deal_text.rstrip('.')} (1 Move)"
+        terms = words(cards.content).deal_terms(deal) if deal is not None else "the Deal"
+        return f"Take the Deal: {terms} (1 Move)"
     if k == "pickup":
         found = room_def_at(cards, view, hero.x, hero.y)
         pile = found[0].piles[a] if found and a < len(found[0].piles) else []

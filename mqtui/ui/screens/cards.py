@@ -1,4 +1,5 @@
-"""The card browser: every card, monster, race, class and room of the game, searchable."""
+"""The card browser: every card, monster, race, class, room and table of the game, with the rules text
+made from its data (:mod:`mqtui.engine.rules_text`), searchable."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mqtui.engine.defs import Content
+from mqtui.engine.rules_text import words
 from mqtui.ui.screens.steady import StyledAtMount
 from mqtui.ui.widgets.footer import QuietFooter
 
@@ -32,24 +34,28 @@ class Entry:
 
 def entries(content: Content) -> list[Entry]:
     out: list[Entry] = []
+    rules = words(content)
     for d in content.dxm:
-        out.append(Entry("DxM", d.name, d.kind.replace("_", " "), d.text, count=d.count, id=d.id))
+        kind = d.kind.replace("_", " ")
+        out.append(Entry("DxM", d.name, kind, rules.text(d), d.flavour, d.count, id=d.id))
     for t in content.treasures:
         kind = t.kind if t.kind != "equipment" else f"equipment ({t.slot.replace('_', ' ')})"
         extra = f" · {t.gold} gold" if t.gold else ""
-        out.append(Entry("Treasure", t.name, kind + extra, t.text, count=t.count, id=t.id))
+        out.append(Entry("Treasure", t.name, kind + extra, rules.text(t), t.flavour, t.count, id=t.id))
     for m in content.monsters:
         kind = f"Level {m.level} · {m.treasures} Treasure · {m.move}"
         if m.ignores:
             kind += f" · ignores Level ≤{m.ignores}"
-        out.append(Entry("Monster", m.name, kind, m.text, m.flavour, m.count, id=m.id))
+        out.append(Entry("Monster", m.name, kind, rules.text(m), m.flavour, m.count, id=m.id))
     for r in content.races.values():
-        out.append(Entry("Race", r.name, "race", r.text, id=r.id))
+        out.append(Entry("Race", r.name, "race", rules.text(r), r.flavour, id=r.id))
     for c in content.classes.values():
-        out.append(Entry("Class", c.name, "class", c.text, id=c.id))
+        out.append(Entry("Class", c.name, "class", rules.text(c), c.flavour, id=c.id))
     for room in (content.entrance, *content.rooms):
-        text = room.text or "No rule."
-        out.append(Entry("Room", room.name, f"room · map: {room.short}", text, room.flavour, id=room.id))
+        kind = f"room · map: {room.short}"
+        out.append(Entry("Room", room.name, kind, rules.text(room), room.flavour, id=room.id))
+    out.append(Entry("Table", "Search table", "d10 + modifiers", "\n".join(rules.search_rows()), id="search"))
+    out.append(Entry("Table", "Connections", "the bag", "\n".join(rules.connections()), id="bag"))
     return out
 
 

@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from mqtui.engine.cards import CardTable
 from mqtui.engine.defs import COLOURS
+from mqtui.engine.rules_text import words
 from mqtui.engine.state import State
 from mqtui.store import Snapshot
 from mqtui.ui.colours import theme_style
@@ -39,7 +40,8 @@ def room_details(
     if full and rdef.flavour:
         text.append(f"\n{rdef.flavour}", "italic dim")
     text.append("\n")
-    text.append(rdef.text or "No rule and no Deal.")
+    rules = words(cards.content)
+    text.append(rules.text(rdef))
     heroes = [h for h in view.heroes if (h.x, h.y) == (x, y) and not h.dead]
     monsters = [m for m in view.monsters if (m.x, m.y) == (x, y)]
     if heroes:
@@ -62,7 +64,7 @@ def room_details(
                 extra += f", ignores Level ≤{d.ignores}"
             text.append(f" (hunts {target} [{m.colour}]{extra})")
             if full:
-                text.append(f"\n  {d.text}", "dim")
+                text.append(f"\n  {rules.text(d)}", "dim")
     if room.piles:
         piles = "; ".join(", ".join(card_name(cards, u) for u in pile) for pile in room.piles)
         text.append("\nOn the floor: ", "bold")
