@@ -23,6 +23,7 @@ from mqtui.engine.combat import (
     fight_monsters,
     flee_options,
     hostile_monsters,
+    settle_bad_stuff,
     start_combat,
 )
 from mqtui.engine.defs import COLOURS, Content
@@ -31,10 +32,13 @@ from mqtui.engine.heroes import (
     HAND_LIMIT,
     MAX_LEVEL,
     can_equip,
-    carried,
     d10_power,
+    describe,
+    entered,
     heal,
+    lose_candidates,
     power_total,
+    usable,
 )
 from mqtui.engine.legal import LEVEL_PRICE, deciding, legal_actions
 from mqtui.engine.state import (
@@ -181,6 +185,13 @@ class Engine:
                 k == "use"
                 and card >= 0
                 and t.deck_of[card] == TREASURE
+                and not usable(t, hero, t.treasure[card])
+            ):
+                return f"{t.names[card]} is not for a {describe(t, hero)}"
+            if (
+                k == "use"
+                and card >= 0
+                and t.deck_of[card] == TREASURE
                 and c is not None
                 and (hero.x, hero.y) != (c.x, c.y)
                 and not t.treasure[card].thrown
@@ -215,6 +226,13 @@ class Engine:
                 return "the Entrance cannot be searched"
             if room.searched >= 2:
                 return "this room is Looted out"
+        if (
+            k == "play"
+            and card >= 0
+            and t.deck_of[card] == TREASURE
+            and not usable(t, hero, t.treasure[card])
+        ):
+            return f"{t.names[card]} is not for a {describe(t, hero)}"
         if k == "equip" and card >= 0 and card in hero.hand + hero.backpack and t.deck_of[card] == TREASURE:
             return can_equip(t, hero, card) or ""
         return ""
@@ -283,6 +301,7 @@ class Engine:
             hero.dead = False
             hero.x, hero.y = 0, 0
             ev.append(Event("move", f"{hero.name} is back in the game at the Entrance."))
+            entered(t, s, hero, ev)
         hero.moves = max(0, START_MOVES + power_total(t, hero, "extra_moves") - hero.lose_moves)
         hero.lose_moves = 0
         hero.moved = hero.explored = False
@@ -339,7 +358,7 @@ def _settle_flee(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) 
 
 
 def _settle_lose_item(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
-    if hero.dead or not carried(hero) or f.n <= 0:
+    if hero.dead or f.n <= 0 or not lose_candidates(hero, f):
         s.frames.pop()
         return True
     return False
@@ -367,6 +386,7 @@ _SETTLE: dict[FrameKind, Callable[[CardTable, State, Frame, Hero, list[Event]], 
     FrameKind.LOSE_ITEM: _settle_lose_item,
     FrameKind.REWARD: _settle_reward,
     FrameKind.CHARITY: _settle_charity,
+    FrameKind.BAD_STUFF: settle_bad_stuff,
 }
 
 
@@ -383,6 +403,7 @@ _FRAME_WORDS: dict[FrameKind, str] = {
     FrameKind.LOSE_ITEM: "choosing an item to lose",
     FrameKind.FLEE: "choosing where to flee",
     FrameKind.CHARITY: "giving away extra cards",
+    FrameKind.BAD_STUFF: "suffering Bad Stuff",
 }
 
 
