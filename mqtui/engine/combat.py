@@ -247,9 +247,6 @@ def _win(
     if d10_power(t, s, ev, active, "d10_treasure", "treasure sense"):
         treasures += 1
     drawn = draw_to_hand(t, s, ev, active, TREASURE, treasures)
-    for helper in side[1:]:  # "after you win a fight": a Thief who helped has won it too
-        if d10_power(t, s, ev, helper, "d10_treasure", "treasure sense"):
-            draw_to_hand(t, s, ev, helper, TREASURE)
     if c.helper >= 0 and c.terms_treasures and drawn:
         chooser = c.helper if c.terms_first else c.active
         s.frames.append(
