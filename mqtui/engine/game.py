@@ -173,6 +173,9 @@ class Engine:
         f = s.frames[-1]
         k = action.kind
         card = action.a if 0 <= action.a < len(t.names) else -1
+        usable_card = card < 0 or t.deck_of[card] != TREASURE or usable(t, hero, t.treasure[card])
+        if k in ("use", "play") and not usable_card:  # a one-shot for some races or classes only
+            return f"{t.names[card]} is not for a {describe(t, hero)}"
         if f.kind != ACT or s.combat is not None:
             if k == "invite" and s.combat is not None and 0 <= action.a < len(s.heroes):
                 other = s.heroes[action.a]
@@ -181,13 +184,6 @@ class Engine:
                 if s.combat.helper >= 0:
                     return "this fight already has a helper"
             c = s.combat
-            if (
-                k == "use"
-                and card >= 0
-                and t.deck_of[card] == TREASURE
-                and not usable(t, hero, t.treasure[card])
-            ):
-                return f"{t.names[card]} is not for a {describe(t, hero)}"
             if (
                 k == "use"
                 and card >= 0
@@ -226,13 +222,6 @@ class Engine:
                 return "the Entrance cannot be searched"
             if room.searched >= 2:
                 return "this room is Looted out"
-        if (
-            k == "play"
-            and card >= 0
-            and t.deck_of[card] == TREASURE
-            and not usable(t, hero, t.treasure[card])
-        ):
-            return f"{t.names[card]} is not for a {describe(t, hero)}"
         if k == "equip" and card >= 0 and card in hero.hand + hero.backpack and t.deck_of[card] == TREASURE:
             return can_equip(t, hero, card) or ""
         return ""
