@@ -284,8 +284,9 @@ def settle_bad_stuff(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Even
     escape roll for each monster (``options``, in the order they came into the dungeon) and the Bad
     Stuff of each one not escaped. An effect that asks the hero to choose (an item to lose) stops it
     until the choice is made: ``n`` monsters are rolled for, ``passes`` effects of the last one are
-    done while a choice waits (0 otherwise), ``first`` once the Life and the d10 are behind. A curse's effects after a
-    choice wait the same way. Always True: the frame is done or a choice is on top of it."""
+    done while a choice waits (0 otherwise), ``first`` once the Life and the d10 are behind. A curse's
+    effects after a choice wait the same way. Each roll counts the run-away bonuses the hero has
+    then. Always True: the frame is done or a choice is on top of it."""
     if not f.first:
         f.first = True
         lose_life(t, s, ev, hero, 1, "lost the fight")
