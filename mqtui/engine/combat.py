@@ -301,6 +301,8 @@ def settle_bad_stuff(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Even
         effects = t.monster[uid].bad_stuff if uid in t.monster else t.dxm[uid].effects
         f.passes = apply_effects(t, s, ev, hero, effects, t.names[uid], f.passes)
         if s.frames[-1] is not f:  # a choice first
+            if f.passes == len(effects) and f.n == len(f.options):
+                del s.frames[-2]  # (this frame, under the choice): nothing is left to follow it
             return True
         f.passes = 0
     s.frames.pop()
