@@ -107,3 +107,21 @@ def test_a_curse_effect_after_a_choice_waits_for_the_choice() -> None:
     eng.apply(s, resolve_action(eng, s, "1 lose {hard-hat}"))
     assert s.heroes[1].gold == 0 and s.heroes[1].equipped == []
     assert eng.deciding(s) == 0 and [f.kind for f in s.frames] == ["act"]
+
+
+def test_an_escape_roll_counts_the_bonuses_the_hero_has_when_rolling() -> None:
+    """An Elf made Human by the Ghost of Paperwork's Bad Stuff rolls against the next monster without
+    the Elf's +1 (docs/rules.md, Losing)."""
+    s, _ = position(
+        heroes=[{"at": [1, 0], "race": "elf-card"}, {}],
+        rooms=[{"id": "pawn-shop", "at": [1, 0]}],
+        monsters=[
+            {"card": "ghost-of-paperwork", "at": [1, 0], "colour": "blue"},
+            {"card": "damp-squib", "at": [1, 0], "colour": "blue"},
+        ],
+        dice=[1, 6, 1, 4],
+    )
+    ev = texts(do(s, "0 pass", "1 pass", "0 pass", "1 pass"))
+    assert "fails to escape Ghost of Paperwork Past (d6 1 +1, 5 needed)" in ev
+    assert "fails to escape Damp Squib (d6 4, 5 needed)" in ev
+    assert s.heroes[0].races == [] and s.heroes[0].gold == 200
