@@ -48,24 +48,8 @@ HEADER = (
 )
 Check = dict[str, Any]
 
-# Where today's engine departs from the card's words: (card, case) -> the clause (issue 26).
-RESTRICTED = "issue 26: one-shot restriction not enforced"
-CHOICE = "issue 26: 'your choice' of the hand item is not offered"
-ON_EXPLORE = "issue 26: a room's 'a hero who enters' effect does not fire on exploring"
-XFAIL: dict[tuple[str, str], str] = {
-    ("tap-holy-water", "vs undead"): "issue 26: a one-shot's conditional bonus is dropped",
-    ("rage-scroll", "wrong hero"): RESTRICTED,
-    ("fireball-in-a-jar", "wrong hero"): RESTRICTED,
-    ("mildly-haunted-armor", "lost, your choice"): CHOICE,
-    ("cistern-kraken", "lost, your choice"): CHOICE,
-    ("hot-spring", "explored into"): ON_EXPLORE,
-    ("nurse-office", "explored into"): ON_EXPLORE,
-    ("bathhouse", "explored into"): ON_EXPLORE,
-    (
-        "relocation-notice",
-        "far monster",
-    ): "issue 26: 'move one monster' reaches only monsters in or next to your room",
-}
+# Where the engine departs from the card's words: (card, case) -> the clause (none since issue 26).
+XFAIL: dict[tuple[str, str], str] = {}
 
 HERO = [1, 0]  # where the fights happen: the room east of the Entrance
 PASS_ALL = ["0 pass", "1 pass", "0 pass", "1 pass"]  # both combat windows, two players

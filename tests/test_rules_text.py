@@ -74,7 +74,7 @@ def write_pack(folder: Path, files: dict[str, str]) -> Path:
         ("single-use-skates", "One-shot, on your turn: +1 Move this turn. Then discard it."),
         (
             "curse-laundry-day",
-            "Curse! Play on any hero on your turn. That hero must lose their armor and lose their footgear.",
+            "Curse! Play on another hero on your turn. That hero must lose their armor and lose their footgear.",
         ),
         (
             "elf-card",
@@ -83,10 +83,10 @@ def write_pack(folder: Path, files: dict[str, str]) -> Path:
         ),
         (
             "gym-membership",
-            "Play on a monster in a fight, at any time: +5 to that monster's strength. "
+            "Play on a monster in a fight, before the dice are rolled: +5 to that monster's strength. "
             "If it is defeated, the winners draw 1 extra Treasure card.",
         ),
-        ("table-bump", "Play right after any die roll: -2 to that die's result."),
+        ("table-bump", "Play right after the dice of a fight are rolled: -2 to one side's dice."),
         ("halfling", "Items you sell fetch 50% more gold. +1 to every run-away roll."),
         (
             "notarised-chapel",

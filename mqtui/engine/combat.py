@@ -21,6 +21,7 @@ from mqtui.engine.heroes import (
 )
 from mqtui.engine.rules_text import words
 from mqtui.engine.state import (
+    BAD_STUFF,
     FLEE,
     REWARD,
     STAGE_OVER,
@@ -263,32 +264,69 @@ def _win(
 def _lose(
     t: CardTable, s: State, ev: list[Event], c: Combat, side: list[Hero], monsters: list[Monster]
 ) -> None:
-    room_escape = sum(r.amount for r in room_rules(t, s, c) if r.kind == "escape_bonus")
+    """Each loser flees after its Bad Stuff; the fighting hero's Bad Stuff comes first, then the
+    helper's, each carried out by the engine in a Bad Stuff frame (see :func:`settle_bad_stuff`)."""
+    where = cell_key(c.x, c.y)
     for hero in reversed(side):
-        s.frames.append(Frame(kind=FLEE, seat=hero.seat, target=cell_key(c.x, c.y)))
-    for hero in side:
+        s.frames.append(Frame(kind=FLEE, seat=hero.seat, target=where))
+    for hero in reversed(side):
+        s.frames.append(
+            Frame(kind=BAD_STUFF, seat=hero.seat, target=where, options=[m.card for m in monsters])
+        )
+
+
+def curse_frame(s: State, hero: Hero, card: int, done: int) -> None:
+    """A curse whose effects stopped at a choice after ``done`` of them: the rest wait for it."""
+    s.frames.insert(-1, Frame(kind=BAD_STUFF, seat=hero.seat, first=True, options=[card], n=1, passes=done))
+
+
+def settle_bad_stuff(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
+    """What a lost fight does to one hero, in the rules' order: 1 Life, the Wizard's d10, then an
+    escape roll for each monster (``options``, in the order they came into the dungeon) and the Bad
+    Stuff of each one not escaped. An effect that asks the hero to choose (an item to lose) stops it
+    until the choice is made: ``n`` monsters are rolled for, ``passes`` effects of the last one are
+    done while a choice waits (0 otherwise), ``first`` once the Life and the d10 are behind. A curse's
+    effects after a choice wait the same way. Each roll counts the run-away bonuses the hero has
+    then. Always True: the frame is done or a choice is on top of it."""
+    if not f.first:
+        f.first = True
         lose_life(t, s, ev, hero, 1, "lost the fight")
-        if hero.dead:
-            continue
-        if d10_power(t, s, ev, hero, "d10_escape", "vanishing trick"):
-            continue
-        bonus = power_total(t, hero, "escape_bonus") + room_escape
-        for m in monsters:
-            if hero.dead:
-                break
-            d = t.monster[m.card]
-            roll = rng.roll(s, 6)
-            if roll + bonus >= ESCAPE_ON:
-                ev.append(Event("escape", f"{hero.name} escapes {d.name} ({escape_roll(roll, bonus)})."))
+        if hero.dead or d10_power(t, s, ev, hero, "d10_escape", "vanishing trick"):
+            f.n = len(f.options)
+    while not hero.dead and (f.passes or f.n < len(f.options)):
+        if not f.passes:
+            f.n += 1
+            if _escapes(t, s, ev, hero, f.options[f.n - 1], f.target):
                 continue
-            ev.append(
-                Event(
-                    "badstuff",
-                    f"{hero.name} fails to escape {d.name} ({escape_roll(roll, bonus)}): "
-                    f"{words(t.content).bad_stuff(d)}",
-                )
-            )
-            apply_effects(t, s, ev, hero, d.bad_stuff, d.name)
+        uid = f.options[f.n - 1]  # a monster, or a curse
+        effects = t.monster[uid].bad_stuff if uid in t.monster else t.dxm[uid].effects
+        f.passes = apply_effects(t, s, ev, hero, effects, t.names[uid], f.passes)
+        if s.frames[-1] is not f:  # a choice first
+            if f.passes == len(effects) and f.n == len(f.options):
+                del s.frames[-2]  # (this frame, under the choice): nothing is left to follow it
+            return True
+        f.passes = 0
+    s.frames.pop()
+    return True
+
+
+def _escapes(t: CardTable, s: State, ev: list[Event], hero: Hero, uid: int, where: int) -> bool:
+    """The escape roll against one monster of a lost fight in the room ``where`` (a cell key)."""
+    room_escape = sum(r.amount for r in room_def(t, s.rooms[s.grid[where]]).rules if r.kind == "escape_bonus")
+    bonus = power_total(t, hero, "escape_bonus") + room_escape
+    d = t.monster[uid]
+    roll = rng.roll(s, 6)
+    if roll + bonus >= ESCAPE_ON:
+        ev.append(Event("escape", f"{hero.name} escapes {d.name} ({escape_roll(roll, bonus)})."))
+        return True
+    ev.append(
+        Event(
+            "badstuff",
+            f"{hero.name} fails to escape {d.name} ({escape_roll(roll, bonus)}): "
+            f"{words(t.content).bad_stuff(d)}",
+        )
+    )
+    return False
 
 
 def escape_roll(roll: int, bonus: int) -> str:

@@ -18,7 +18,8 @@ Dir = Literal["N", "E", "S", "W"]
 # Effects: Bad Stuff of monsters and curses share this vocabulary.
 EffectKind = Literal[
     "lose_levels",  # amount: levels lost (never below 1)
-    "lose_slot",  # slot: the item worn in that slot ("head", "armor", "feet", "hand", "big")
+    "lose_slot",  # slot: the item worn in that slot ("head", "armor", "feet", "hand", "big"); the victim
+    # chooses when two items fit (two one-handed items, two Big items)
     "lose_item",  # amount: items in use/belt/backpack lost, chosen by the victim
     "lose_gold",  # amount: gold lost (never below 0)
     "lose_race",  # back to Human

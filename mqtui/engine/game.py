@@ -23,6 +23,7 @@ from mqtui.engine.combat import (
     fight_monsters,
     flee_options,
     hostile_monsters,
+    settle_bad_stuff,
     start_combat,
 )
 from mqtui.engine.defs import COLOURS, Content
@@ -31,10 +32,13 @@ from mqtui.engine.heroes import (
     HAND_LIMIT,
     MAX_LEVEL,
     can_equip,
-    carried,
     d10_power,
+    describe,
+    entered,
     heal,
+    lose_candidates,
     power_total,
+    usable,
 )
 from mqtui.engine.legal import LEVEL_PRICE, deciding, legal_actions
 from mqtui.engine.state import (
@@ -169,6 +173,9 @@ class Engine:
         f = s.frames[-1]
         k = action.kind
         card = action.a if 0 <= action.a < len(t.names) else -1
+        usable_card = card < 0 or t.deck_of[card] != TREASURE or usable(t, hero, t.treasure[card])
+        if k in ("use", "play") and not usable_card:  # a one-shot for some races or classes only
+            return f"{t.names[card]} is not for a {describe(t, hero)}"
         if f.kind != ACT or s.combat is not None:
             if k == "invite" and s.combat is not None and 0 <= action.a < len(s.heroes):
                 other = s.heroes[action.a]
@@ -283,6 +290,7 @@ class Engine:
             hero.dead = False
             hero.x, hero.y = 0, 0
             ev.append(Event("move", f"{hero.name} is back in the game at the Entrance."))
+            entered(t, s, hero, ev)
         hero.moves = max(0, START_MOVES + power_total(t, hero, "extra_moves") - hero.lose_moves)
         hero.lose_moves = 0
         hero.moved = hero.explored = False
@@ -339,7 +347,7 @@ def _settle_flee(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) 
 
 
 def _settle_lose_item(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -> bool:
-    if hero.dead or not carried(hero) or f.n <= 0:
+    if hero.dead or f.n <= 0 or not lose_candidates(hero, f):
         s.frames.pop()
         return True
     return False
@@ -367,6 +375,7 @@ _SETTLE: dict[FrameKind, Callable[[CardTable, State, Frame, Hero, list[Event]], 
     FrameKind.LOSE_ITEM: _settle_lose_item,
     FrameKind.REWARD: _settle_reward,
     FrameKind.CHARITY: _settle_charity,
+    FrameKind.BAD_STUFF: settle_bad_stuff,
 }
 
 
@@ -383,6 +392,7 @@ _FRAME_WORDS: dict[FrameKind, str] = {
     FrameKind.LOSE_ITEM: "choosing an item to lose",
     FrameKind.FLEE: "choosing where to flee",
     FrameKind.CHARITY: "giving away extra cards",
+    FrameKind.BAD_STUFF: "suffering Bad Stuff",
 }
 
 

@@ -24,11 +24,12 @@ from mqtui.engine.board import (
     discard as discard_card,
 )
 from mqtui.engine.cards import DXM, TREASURE, CardTable
-from mqtui.engine.combat import resolve, roll_dice, start_combat
+from mqtui.engine.combat import curse_frame, fight_monsters, resolve, roll_dice, start_combat
 from mqtui.engine.defs import Deal
 from mqtui.engine.heroes import (
     apply_effects,
     describe,
+    entered,
     heal,
     power_total,
     remove_card,
@@ -85,15 +86,8 @@ def do_move(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     place_room(t, s, ev, x, y)
     hero.x, hero.y = x, y
     hero.explored = True
+    entered(t, s, hero, ev)
     spawn_monster(t, s, ev, x, y, "A monster lives here")
-
-
-def entered(t: CardTable, s: State, hero: Hero, ev: list[Event]) -> None:
-    """A hero entered a placed room (moving, fleeing, teleporting, joining a fight): room effects."""
-    rdef = room_def(t, hero_room(s, hero))
-    for rule in rdef.rules:
-        if rule.kind == "heal_on_enter":
-            heal(hero, ev, rule.amount, rdef.name)
 
 
 def do_deal(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
@@ -216,7 +210,9 @@ def do_curse(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
             f"{hero.name} curses {victim.name} with {d.name}: {words(t.content).curse(d, victim.name)}",
         )
     )
-    apply_effects(t, s, ev, victim, d.effects, d.name)
+    done = apply_effects(t, s, ev, victim, d.effects, d.name)
+    if done < len(d.effects):
+        curse_frame(s, victim, a.a, done)
     discard_card(t, s, a.a)
 
 
@@ -363,10 +359,14 @@ def do_wander(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
 def do_use(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     c, hero = take_combat_card(s, a)
     item = t.treasure[a.a]
-    c.mods.append(Mod(item.name, item.bonus, a.b))
+    bonus = item.bonus
+    if a.b == 0 and item.bonuses:  # "+3 more against Undead": for the heroes, against the fight's monsters
+        tags = {tag for m in fight_monsters(s, c) for tag in t.monster[m.card].tags}
+        bonus += sum(b.amount for b in item.bonuses if b.vs in tags)
+    c.mods.append(Mod(item.name, bonus, a.b))
     side = "the heroes" if a.b == 0 else "the monsters"
     how = "throws" if item.thrown else "uses"
-    ev.append(Event("interfere", f"{hero.name} {how} {item.name} for {side}: {item.bonus:+d}."))
+    ev.append(Event("interfere", f"{hero.name} {how} {item.name} for {side}: {bonus:+d}."))
     discard_card(t, s, a.a)
     card_played(s)
 

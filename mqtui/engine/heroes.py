@@ -187,12 +187,30 @@ def lose_identity_cards(t: CardTable, s: State, hero: Hero, race: bool) -> None:
 
 
 def apply_effects(
-    t: CardTable, s: State, ev: list[Event], hero: Hero, effects: tuple[Effect, ...], source: str
-) -> None:
-    for effect in effects:
+    t: CardTable,
+    s: State,
+    ev: list[Event],
+    hero: Hero,
+    effects: tuple[Effect, ...],
+    source: str,
+    start: int = 0,
+) -> int:
+    """Apply ``effects[start:]`` in order, stopping after one that asks the victim to choose (what
+    follows waits for the choice). Returns how many effects are done: ``len(effects)`` unless stopped."""
+    for i in range(start, len(effects)):
         if hero.dead:
-            return
-        apply_effect(t, s, ev, hero, effect, source)
+            break
+        asked = len(s.frames)
+        apply_effect(t, s, ev, hero, effects[i], source)
+        if len(s.frames) > asked:
+            return i + 1
+    return len(effects)
+
+
+def lose_candidates(hero: Hero, f: Frame) -> list[int]:
+    """The items a hero may give up in a lose-item frame: those it names (a slot's items), else any
+    it carries."""
+    return [u for u in carried(hero) if not f.options or u in f.options]
 
 
 def apply_effect(t: CardTable, s: State, ev: list[Event], hero: Hero, e: Effect, source: str) -> None:
@@ -207,7 +225,10 @@ def apply_effect(t: CardTable, s: State, ev: list[Event], hero: Hero, e: Effect,
             lost = [u for u in hero.equipped if t.treasure[u].slot in ("hand", "two_hands")]
         else:
             lost = [u for u in hero.equipped if t.treasure[u].slot == e.slot]
-        for u in lost[:1]:
+        if len(lost) > 1:  # two hand items, two Big items: the victim chooses
+            s.frames.append(Frame(kind=LOSE_ITEM, seat=hero.seat, n=1, options=lost))
+        elif lost:
+            u = lost[0]
             remove_card(hero, u)
             discard(t, s, u)
             ev.append(Event("lose", f"{name} loses {t.names[u]} ({source})."))
@@ -244,6 +265,7 @@ def apply_effect(t: CardTable, s: State, ev: list[Event], hero: Hero, e: Effect,
     elif k == "to_entrance":
         hero.x, hero.y = 0, 0
         ev.append(Event("move", f"{name} is sent back to the Entrance ({source})."))
+        entered(t, s, hero, ev)
     elif k == "death":
         ev.append(Event("death", f"{name} is killed outright ({source})."))
         die(t, s, ev, hero)
@@ -254,6 +276,15 @@ def lose_life(t: CardTable, s: State, ev: list[Event], hero: Hero, amount: int, 
     ev.append(Event("life", f"{hero.name} loses {amount} Life ({source}): {hero.life} left."))
     if hero.life == 0:
         die(t, s, ev, hero)
+
+
+def entered(t: CardTable, s: State, hero: Hero, ev: list[Event]) -> None:
+    """A hero came into a room, whichever way (walking, exploring, fleeing, teleporting, joining a
+    fight, sent back to the Entrance): the room's effects on a hero who enters."""
+    rdef = t.room(hero_room(s, hero).room)
+    for rule in rdef.rules:
+        if rule.kind == "heal_on_enter":
+            heal(hero, ev, rule.amount, rdef.name)
 
 
 def heal(hero: Hero, ev: list[Event], amount: int, source: str) -> None:

@@ -27,6 +27,8 @@ from mqtui.engine.heroes import (
     can_stow,
     carried,
     identity,
+    lose_candidates,
+    usable,
 )
 from mqtui.engine.state import (
     DX,
@@ -75,7 +77,7 @@ def _reward(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
 
 
 def _lose_item(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
-    return [Action(hero.seat, "lose", u) for u in carried(hero)]
+    return [Action(hero.seat, "lose", u) for u in lose_candidates(hero, f)]
 
 
 def _flee(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
@@ -266,8 +268,10 @@ def _treasure_card(t: CardTable, hero: Hero, uid: int, out: list[Action]) -> Non
     if item.kind == "level":
         if hero.level < MAX_LEVEL - 1:
             out.append(Action(seat, "play", uid))
-    elif item.kind == "oneshot" and (
-        item.use == "moves" or (item.use == "heal" and hero.life < hero.max_life)
+    elif (
+        item.kind == "oneshot"
+        and (item.use == "moves" or (item.use == "heal" and hero.life < hero.max_life))
+        and usable(t, hero, item)
     ):
         out.append(Action(seat, "play", uid))
 
@@ -303,6 +307,7 @@ def _window(t: CardTable, s: State, f: Frame, hero: Hero) -> list[Action]:
                 item.kind == "oneshot"
                 and item.use == "bonus"
                 and (in_room or (item.thrown and adjacent(s, hero.x, hero.y, c.x, c.y)))
+                and usable(t, hero, item)  # "usable only by Warriors", "not usable by Halflings"
             ):
                 out.extend(Action(seat, "use", uid, side) for side in (0, 1))
     if seat == c.active and c.helper < 0 and not any(r.kind == "no_help" for r in room_rules(t, s, c)):

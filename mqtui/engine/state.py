@@ -29,6 +29,9 @@ class FrameKind(StrEnum):
     LOSE_ITEM = "lose_item"  # Bad Stuff: the victim chooses an item to lose
     FLEE = "flee"  # a loser chooses where to run
     CHARITY = "charity"  # the active player gives away or discards cards over the hand limit
+    # what a lost fight or a curse still does to a hero, in order (the engine carries it out; it waits
+    # below a choice that one of its effects asks, so that the choice is made before what follows)
+    BAD_STUFF = "bad_stuff"
 
 
 class Stage(StrEnum):
@@ -44,7 +47,7 @@ class Stage(StrEnum):
 WindowStage = Literal["", "pre", "post"]  # a combat window: before the dice, after them ("" elsewhere)
 
 # The frame kinds and stages by their old names (the bots and the UI use these), in declaration order.
-SETUP, ACT, WINDOW, INVITE, REWARD, LOSE_ITEM, FLEE, CHARITY = FrameKind
+SETUP, ACT, WINDOW, INVITE, REWARD, LOSE_ITEM, FLEE, CHARITY, BAD_STUFF = FrameKind
 STAGE_SETUP, STAGE_TURN, STAGE_CHARITY, STAGE_OVER = Stage
 
 

@@ -63,7 +63,7 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "power.backpack": ("Your backpack holds 1 more item.", "Your backpack holds {n} more items."),
     "power.d10_escape": "After you lose a fight, roll a d10: if it is your Level or less, you suffer no Bad Stuff at all.",
     "power.d10_heal": "At the start of your turn, if you are hurt, roll a d10: if it is your Level or less, gain 1 Life.",
-    "power.d10_treasure": "After you win a fight, roll a d10: if it is your Level or less, draw 1 more Treasure.",
+    "power.d10_treasure": "After you win a fight as the fighting hero (not as a helper), roll a d10: if it is your Level or less, draw 1 more Treasure.",
     "short.combat_bonus": "{n:+d} in combat",
     "short.bonus_vs_tag": "{n:+d} against {against}",
     "short.escape_bonus": "{n:+d} to run away",
@@ -150,22 +150,23 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "dxm.powers": " ({powers})",
     "dxm.half_breed": "Play on your hero: you may have two race cards at once and use the powers of both.",
     "dxm.super_munchkin": "Play on your hero: you may have two class cards at once and use the powers of both.",
-    "dxm.curse": "Curse! Play on any hero on your turn. {must}",
+    "dxm.curse": "Curse! Play on another hero on your turn. {must}",
     "curse": "{hero} must {effects}.",
     "curse.that_hero": "That hero",
-    "dxm.enhancer": "Play on a monster in a fight, at any time: {n:+d} to that monster's strength.",
+    "dxm.enhancer": "Play on a monster in a fight, before the dice are rolled: {n:+d} to that monster's strength.",
     "dxm.enhancer.treasures": (
         "If it is defeated, the winners draw 1 extra Treasure card.",
         "If it is defeated, the winners draw {n} extra Treasure cards.",
     ),
-    "dxm.wandering": "Play during any fight: the top Monster card joins the fight on the monsters' side.",
-    "dxm.dungeon.wall_to_door": "Play on your turn: turn one wall in the dungeon into an ordinary door.",
-    "dxm.dungeon.move_monster": "Play on your turn, outside a fight: move one monster to an adjacent room "
-    "through a passable connection.",
+    "dxm.wandering": "Play during a fight, before the dice are rolled (never in the boss fight): the top Monster card joins the fight on the monsters' side.",
+    "dxm.dungeon.wall_to_door": "Play on your turn: turn one wall of your room into an ordinary door.",
+    "dxm.dungeon.move_monster": "Play on your turn, outside a fight: move one monster in your room or a room "
+    "next to it one room on, through a passage or an ordinary door (never into the Entrance).",
     "dxm.dungeon.teleport": "Play on your turn, outside a fight: move your hero to any placed room. "
     "Combat there follows as usual.",
-    "dxm.dice.reroll": "Play right after any die roll: that die is rolled again; the new roll counts.",
-    "dxm.dice.plus": "Play right after any die roll: {n:+d} to that die's result.",
+    "dxm.dice.reroll": "Play right after the dice of a fight are rolled: one side's dice are rolled again; "
+    "the new roll counts.",
+    "dxm.dice.plus": "Play right after the dice of a fight are rolled: {n:+d} to one side's dice.",
     "dxm.moves": ("Play on your turn: +1 Move this turn.", "Play on your turn: +{n} Moves this turn."),
     # -- the tables ----------------------------------------------------------------------------------
     "search.row": "Search roll {roll}: {result}.",
