@@ -30,8 +30,7 @@ import asyncssh
 
 from mqtui.engine.defs import COLOURS
 from mqtui.net import lobbyproto as lp
-from mqtui.net.authority import Authority
-from mqtui.net.durable import FLUSH_TIMEOUT
+from mqtui.net.authority import PAUSED, Authority
 from mqtui.net.identity import SPECTATOR, Claim
 from mqtui.net.limits import PLAYER, VISITOR, Ticket
 from mqtui.net.limits import SPECTATOR as WATCHING
@@ -240,8 +239,11 @@ class LobbyHost(SSHHost):
         codes = a.codes_for(str(seat)) if seat >= 0 else []
         name = a.slots[seat].name if seat >= 0 else ""
         log.info("%s takes seat %s at table %s", claim.identity, seat, a.game.game)
-        if a.saver is not None:  # write before you tell: the table, its codes and the seat's owner
-            await asyncio.get_running_loop().run_in_executor(None, a.saver.flush, FLUSH_TIMEOUT)
+        if a.durable is not None:  # write before you tell: the table, its codes and the seat's owner
+            why = await a.durable.settled()
+            if why:
+                log.error("table %s: seating %s is not saved: %s", a.game.game, claim.identity, why)
+                raise ValueError(f"{PAUSED} Try again in a minute.")
         return (
             a,
             bound,
