@@ -192,7 +192,9 @@ def test_the_process_state_of_a_stopped_process_is_seen() -> None:
 @needs_ssh
 @pytest.mark.slow
 async def test_bare_connections_lock_nobody_out(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=quick(max_unauthenticated=10))  # type: ignore[misc]
+    # (all from one address, which could hold them all)
+    limits = quick(max_unauthenticated=10, max_signing_in_per_address=10)
+    host: Host = await make_host(limits=limits)  # type: ignore[misc]
     socks: list[socket.socket] = []
     try:
         for _ in range(30):  # a port scan that closes at once...

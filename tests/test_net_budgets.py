@@ -1,0 +1,223 @@
+"""Budgets for every kind of connection, with the real OpenSSH client on loopback.
+
+Connections signed in that never open a session (capped per address, ended after a timeout), a flood
+of connections under a low file limit (no traceback storm, a player still gets in), one address that
+cannot hold the sign-in door shut (evicted per address; other loopback addresses, 127.0.0.2 and
+127.0.0.3, stand for other visitors), and wrong codes in parallel (each counted before it is checked,
+the count kept across a restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from ssh_helpers import SharedForks, Term, needs_ssh, quick, ssh_term
+from ssh_helpers import fork_server as fork_server  # the fixtures, for this module
+from ssh_helpers import forks as forks
+from waiting import wait_until as _until
+
+from mqtui.engine.game import Engine
+from mqtui.net.authority import Authority
+from mqtui.net.identity import Claim, KeyTable
+from mqtui.net.limits import Limits
+from mqtui.net.sshserver import SSHHost
+from mqtui.net.table import TableConfig, parse_new_spec
+
+pytestmark = [needs_ssh, pytest.mark.slow]
+
+KBD = ("-o", "PreferredAuthentications=keyboard-interactive")
+
+
+class CountingHost(SSHHost):
+    """A host that counts the join codes it looks at."""
+
+    checked: int = 0
+
+    def claim_for_code(self, text: str) -> Claim | None:
+        self.checked += 1
+        return super().claim_for_code(text)
+
+
+@dataclass
+class Table:
+    authority: Authority
+    host: CountingHost
+    terms: list[Term] = field(default_factory=list)
+
+    def code(self, spec: str) -> str:
+        return self.authority.codes_for(spec)[0]
+
+    def ssh(self, user: str, *extra: str, source: str = "127.0.0.1") -> Term:
+        term = ssh_term(self.host.port, user, "-b", source, *extra)
+        self.terms.append(term)
+        return term
+
+
+@pytest.fixture
+async def make_table(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: SharedForks
+) -> AsyncIterator[Callable[..., object]]:
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("MQTUI_NET_APP", "standin")
+    made: list[Table] = []
+    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    a = Authority.new(engine, parse_new_spec("2"), 21, tmp_path / "game.mqsave", config, KeyTable(None))
+    await a.start()
+
+    async def make(limits: Limits, failures: Path | None = None) -> Table:
+        host = CountingHost(a, app="standin", limits=limits, forks=forks)
+        if failures is not None:
+            host.gate.keep_in(failures)
+        await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
+        table = Table(a, host)
+        made.append(table)
+        return table
+
+    try:
+        yield make
+    finally:
+        for table in made:
+            for term in table.terms:
+                term.close()
+            await table.host.close()
+        await a.close()
+
+
+async def test_signed_in_connections_without_a_session_are_capped_per_address_and_timed_out(
+    make_table: Callable[..., object],
+) -> None:
+    t: Table = await make_table(quick(max_idle_per_address=2, idle_timeout=4.0))  # type: ignore[misc]
+    code = t.code("0")
+    idle = [t.ssh(f"code-{code}", "-N") for _ in range(2)]  # -N: signed in, and no session ever
+    await _until(lambda: len(t.host.gate.idle) == 2, 30)
+    third = t.ssh(f"code-{code}", "-N")
+    await third.expect(r"too many connections from your address are signed in without a session \(2\)")
+    assert await third.wait() != 0
+    bob = t.ssh(f"code-{t.code('1')}", source="127.0.0.2")  # another address is not held up
+    await bob.expect(r"seat 1 Bob - state 0 ")
+    for term in idle:  # and the idle ones end, in words
+        await term.expect(r"no session opened within 4 s of signing in", 30)
+        assert await term.wait() != 0
+    assert not t.host.gate.idle
+
+
+async def test_one_address_cannot_hold_the_sign_in_door_shut(make_table: Callable[..., object]) -> None:
+    t: Table = await make_table(quick(max_unauthenticated=4, max_signing_in_per_address=3))  # type: ignore[misc]
+    stalled = [t.ssh("slow", *KBD, source="127.0.0.2") for _ in range(3)]  # prompts nobody answers
+    for term in stalled:
+        await term.expect(r"Join code:")
+    fourth = t.ssh("slow", *KBD, source="127.0.0.2")  # the address's own cap
+    await fourth.expect(r"too many sign-ins from your address at once \(3\)")
+    other = t.ssh("slow", *KBD, source="127.0.0.3")  # the queue is full now (4)
+    await other.expect(r"Join code:")
+    assert len(t.host.gate.pending) == 4
+    ann = t.ssh("ann", *KBD)  # a player from a third address: the busiest address makes room
+    await ann.expect(r"Join code:")
+    # (an ssh waiting at its prompt shows the reason only once its person types: the host's books say it)
+    left = sorted(p.addr for p in t.host.gate.pending.values())
+    assert left == ["127.0.0.1", "127.0.0.2", "127.0.0.2", "127.0.0.3"]
+    ann.type(t.code("0") + "\r")
+    await ann.expect(r"seat 0 Ann - state 0 ")
+    for term in stalled:
+        term.type("\r")  # the one closed to make room hears it now
+    await _until(lambda: sum(term.closed for term in stalled) == 1, 30)
+
+
+async def test_wrong_codes_in_parallel_are_counted_before_they_are_checked_and_kept_across_restarts(
+    make_table: Callable[..., object], tmp_path: Path
+) -> None:
+    failures = tmp_path / "failures.json"
+    limits = quick(max_failures=3, guess_delay=0.01, max_signing_in_per_address=12)
+    t: Table = await make_table(limits, failures)  # type: ignore[misc]
+    guesses = [t.ssh("guess", *KBD) for _ in range(12)]
+    for term in guesses:
+        await term.expect(r"Join code:")
+    for term in guesses:  # all at once
+        term.type("WRONG1\r")
+    # the first 3 are checked and asked again; every other one is refused unchecked, and so are they next
+    await _until(lambda: sum(term.closed for term in guesses) >= 12 - 3, 30)
+    for term in guesses:
+        if not term.closed:
+            await term.expect(r"(?s)Join code:.*Join code:", 30)
+            term.type("WRONG2\r")
+    for term in guesses:
+        await term.wait(30)
+    assert t.host.checked <= 3, f"{t.host.checked} wrong codes were checked; the limit is 3"
+    assert any("too many wrong join codes" in term.text() for term in guesses)
+    await t.host.close()
+    again: Table = await make_table(limits, failures)  # type: ignore[misc]  # the host restarted
+    late = again.ssh(f"code-{again.code('0')}")  # even with the right code: refused for a while
+    await late.expect(r"too many wrong join codes .*try again in about 10 minutes")
+    assert again.host.checked == 0
+    assert failures.stat().st_mode & 0o777 == 0o600
+
+
+def _ended(s: socket.socket) -> bool:
+    """The server closed this connection (what it sent meanwhile, its SSH banner, is read and dropped)."""
+    if s.fileno() < 0:
+        return True
+    try:
+        while s.recv(4096):
+            pass
+    except BlockingIOError:
+        return False
+    except OSError:
+        pass
+    s.close()
+    return True
+
+
+async def test_a_flood_of_connections_under_a_low_file_limit_locks_nobody_out(tmp_path: Path) -> None:
+    env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), MQTUI_NET_APP="standin")
+    out = tmp_path / "serve.log"
+
+    def low_limit() -> None:  # (ulimit -n 160: soft and hard, so the server cannot raise it)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (160, 160))
+
+    argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--new", "Ann,Bob", "--seed", "5"]
+    argv += ["--no-fork", "--linger", "0", "--save", str(tmp_path / "t.mqsave"), "--print-codes"]
+    with open(out, "wb") as log:
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=low_limit)
+    socks: list[socket.socket] = []
+    ann: Term | None = None
+    try:
+        await _until(lambda: "Ctrl+C" in out.read_text() or proc.poll() is not None, 60)
+        text = out.read_text()
+        port = int(re.search(r"SSH on 127.0.0.1:(\d+)", text).group(1))  # type: ignore[union-attr]
+        code = re.search(r"seat 0 .*code-(\w+)@", text).group(1)  # type: ignore[union-attr]
+        for _ in range(150):  # more connections than the server has descriptors for
+            s = socket.socket()
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", port))
+            socks.append(s)
+        # the server ends what it has no room for: wait until it has (all but the few it keeps)
+        await _until(lambda: sum(_ended(s) for s in socks) >= 150 - 16, 60)
+        ann = ssh_term(port, f"code-{code}")
+        await ann.expect(r"seat 0 Ann - state 0 ", 30)
+    finally:
+        for s in socks:
+            s.close()
+        if ann is not None:
+            ann.close()
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, proc.wait, 20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    text = out.read_text()
+    assert text.count("Traceback") <= 1, text[-3000:]
+    assert len(text.splitlines()) < 400, f"{len(text.splitlines())} lines of log"
