@@ -36,6 +36,7 @@ from mqtui.net.table import TableConfig, parse_new_spec
 
 pytestmark = [needs_ssh, pytest.mark.slow]
 
+FLOOD = 150  # connections at once, against a file limit of 160
 KBD = ("-o", "PreferredAuthentications=keyboard-interactive")
 
 
@@ -196,13 +197,13 @@ async def test_a_flood_of_connections_under_a_low_file_limit_locks_nobody_out(tm
         text = out.read_text()
         port = int(re.search(r"SSH on 127.0.0.1:(\d+)", text).group(1))  # type: ignore[union-attr]
         code = re.search(r"seat 0 .*code-(\w+)@", text).group(1)  # type: ignore[union-attr]
-        for _ in range(150):  # more connections than the server has descriptors for
+        for _ in range(FLOOD):  # more connections than the server has descriptors for
             s = socket.socket()
             s.setblocking(False)
             s.connect_ex(("127.0.0.1", port))
             socks.append(s)
         # the server ends what it has no room for: wait until it has (all but the few it keeps)
-        await _until(lambda: sum(_ended(s) for s in socks) >= 150 - 16, 60)
+        await _until(lambda: sum(_ended(s) for s in socks) >= FLOOD - 16, 60)
         ann = ssh_term(port, f"code-{code}")
         await ann.expect(r"seat 0 Ann - state 0 ", 30)
     finally:
