@@ -36,7 +36,7 @@ from mqtui.net.table import TableConfig, parse_new_spec
 
 pytestmark = [needs_ssh, pytest.mark.slow]
 
-FLOOD = 150  # connections at once, against a file limit of 160
+FLOOD = 400  # connections at once, against a file limit of 160
 KBD = ("-o", "PreferredAuthentications=keyboard-interactive")
 
 
@@ -202,8 +202,9 @@ async def test_a_flood_of_connections_under_a_low_file_limit_locks_nobody_out(tm
             s.setblocking(False)
             s.connect_ex(("127.0.0.1", port))
             socks.append(s)
-        # the server ends what it has no room for: wait until it has (all but the few it keeps)
-        await _until(lambda: sum(_ended(s) for s in socks) >= FLOOD - 16, 60)
+        # the server ends what it has no room for (the kernel holds back what its listen queue has no
+        # room for: those are never accepted); wait until it has ended half of them
+        await _until(lambda: sum(_ended(s) for s in socks) >= FLOOD // 2, 60)
         ann = ssh_term(port, f"code-{code}")
         await ann.expect(r"seat 0 Ann - state 0 ", 30)
     finally:
@@ -220,5 +221,6 @@ async def test_a_flood_of_connections_under_a_low_file_limit_locks_nobody_out(tm
                 proc.kill()
                 proc.wait()
     text = out.read_text()
-    assert text.count("Traceback") <= 1, text[-3000:]
+    tracebacks = text.count("Traceback")
+    assert tracebacks <= 1, f"{tracebacks} tracebacks in the log; it ends with:\n{text[-1500:]}"
     assert len(text.splitlines()) < 400, f"{len(text.splitlines())} lines of log"
