@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from ssh_helpers import SharedForks, Term, needs_ssh, quick, ssh_term
+from ssh_helpers import SharedForks, Term, needs_ssh, quick, resolve, ssh_term
 from ssh_helpers import fork_server as fork_server  # the fixtures, for this module
 from ssh_helpers import forks as forks
 from waiting import wait_until as _until
@@ -224,3 +224,33 @@ async def test_a_flood_of_connections_under_a_low_file_limit_locks_nobody_out(tm
     tracebacks = text.count("Traceback")
     assert tracebacks <= 1, f"{tracebacks} tracebacks in the log; it ends with:\n{text[-1500:]}"
     assert len(text.splitlines()) < 400, f"{len(text.splitlines())} lines of log"
+
+
+async def test_a_session_that_floods_is_ended_after_its_byte_budget(
+    make_table: Callable[..., object],
+) -> None:
+    t: Table = await make_table(quick(flood_burst=256 * 1024, flood_rate=16 * 1024))  # type: ignore[misc]
+    ann = t.ssh(f"code-{t.code('0')}")
+    jam = t.ssh(f"code-{t.code('watch')}", "-e", "none")  # no ssh escape (~.) in the bytes
+    await ann.expect(r"seat 0 Ann - state 0 ")
+    await jam.expect(r"spectator - state 0 ")
+    paste = (b"the quick brown fox jumps over the lazy dog\r" * 100_000)[: 4 << 20]
+    loop = asyncio.get_running_loop()
+    view = memoryview(paste)
+    while view and not jam.closed:  # as fast as the terminal takes it, until the session is ended
+        try:
+            view = view[os.write(jam.master, view[:65536]) :]
+        except BlockingIOError:
+            fut: asyncio.Future[None] = loop.create_future()
+            loop.add_writer(jam.master, resolve, fut)
+            try:
+                await asyncio.wait_for(fut, 30)
+            finally:
+                loop.remove_writer(jam.master)
+        except OSError:
+            break  # the terminal's program has ended
+    await jam.expect(r"this session was ended: it sent more than anyone types or pastes", 30)
+    assert await jam.wait(30) != 0
+    assert sum(s.bytes_from_client for s in t.host.stats) < len(paste)  # the rest was never read
+    ann.type("0 done\r")  # the others play on
+    await ann.expect(r"state 1 ")

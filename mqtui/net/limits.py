@@ -61,6 +61,8 @@ class Limits:
     max_rows: int = 150
     input_rate: float = 256.0  # bytes a second of keyboard input an app gets, on average...
     input_burst: float = 1024.0  # ...and at once (a paste); more is dropped, not queued
+    flood_rate: float = 256 * 1024.0  # bytes a second a session may send at all, on average...
+    flood_burst: float = 16 * 1024 * 1024.0  # ...and at once (a 10 MiB paste); beyond that it is ended
     stall: float = 5.0  # seconds an app may leave its input unread, or be stopped, before it is ended
     silent: float = 15.0  # seconds an app may send nothing to the game (it pings) before it is ended
     heartbeat: float = 2.0  # seconds between a session app's pings (keep silent several of these)
