@@ -78,6 +78,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-fork", action="store_true", help="start each session's app afresh (slower, more memory)"
     )
     parser.add_argument(
+        "--admin-socket",
+        metavar="PATH",
+        help="the socket of 'mqtui admin' (default: DATA/admin.sock; mode 0600)",
+    )
+    parser.add_argument(
         "--print-codes",
         action=argparse.BooleanOptionalAction,
         default=None,

@@ -575,6 +575,14 @@ class Authority(Seating, Hosted):
         self.saver.submit(g, tag)
         return True
 
+    def message(self, text: str) -> int:
+        """Show ``text`` in the log of everyone at this table now (the operator's message); how many."""
+        notice = encode(wire.Notice(text=text, paused=self.paused))
+        reached = [conn for conn in self.conns if not conn.closed]
+        for conn in reached:
+            self._write(conn, notice)
+        return len(reached)
+
     def _save_trouble(self, error: str) -> None:
         """Saving started to fail (``error`` says why) or works again (""): pause or go on, and say so."""
         if error:

@@ -26,6 +26,7 @@ Every refusal carries a reason in words, for the person who is refused.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import logging
@@ -93,6 +94,22 @@ def clamp_size(limits: Limits, cols: int, rows: int) -> tuple[int, int]:
     return min(max(cols, 0), limits.max_cols), min(max(rows, 0), limits.max_rows)
 
 
+def ban_entry(what: str) -> str:
+    """How a ban is kept: ``key:SHA256:...``, or an address or range in its normal form."""
+    what = what.strip()
+    if what.startswith("SHA256:"):
+        what = "key:" + what
+    if what.startswith("key:SHA256:") and len(what) > len("key:SHA256:"):
+        return what
+    try:
+        net = ipaddress.ip_network(what, strict=False)
+    except ValueError:
+        raise ValueError(
+            f"{what!r} is neither an address, a range (10.1.0.0/16) nor a key (SHA256:...)"
+        ) from None
+    return str(net.network_address) if net.num_addresses == 1 else str(net)
+
+
 def address_key(addr: str) -> str:
     """What the limits per address count by: an IPv4 address, or an IPv6 address's /64."""
     try:
@@ -139,6 +156,8 @@ class Gate:
     idle: dict[object, str] = field(default_factory=dict)  # signed in, no session yet -> address
     per_address: Counter[str] = field(default_factory=Counter)  # address -> sessions
     path: Path | None = None  # where the wrong codes are kept (keep_in)
+    bans: dict[str, str] = field(default_factory=dict)  # address, range or "key:SHA256:..." -> note
+    bans_path: Path | None = None  # where the bans are kept (keep_bans_in)
 
     # -- connections that have not signed in ----------------------------------------------------------
 
@@ -272,6 +291,63 @@ class Gate:
             write_atomic(self.path, json.dumps({"failures": {a: t for a, t in data.items() if t}}).encode())
         except OSError as exc:
             log.error("%s: cannot keep the wrong sign-ins: %s", self.path, exc.strerror or exc)
+
+    # -- bans (by the host's operator: mqtui admin) ------------------------------------------------------
+
+    def keep_bans_in(self, path: Path) -> None:
+        """Keep the bans in ``path`` (JSON, 0600, written atomically), read now if it exists."""
+        self.bans_path = path
+        try:
+            data = json.loads(path.read_text())
+            self.bans.update({str(k): str(v) for k, v in dict(data.get("bans", {})).items()})
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            log.error("%s: cannot read the bans kept there (%s)", path, exc)
+
+    def ban(self, what: str, note: str = "") -> str:
+        """Ban an address, a range (``10.1.0.0/16``, ``2001:db8::/48``) or a key (``key:SHA256:...``, or
+        ``SHA256:...``): the entry as kept. ValueError if it is none of these."""
+        entry = ban_entry(what)
+        self.bans[entry] = note
+        self._save_bans()
+        return entry
+
+    def unban(self, what: str) -> bool:
+        entry = ban_entry(what)
+        found = self.bans.pop(entry, None) is not None
+        self._save_bans()
+        return found
+
+    def banned(self, addr: str = "", key: str = "") -> str:
+        """The ban that keeps this address (or key identity) out, or ""."""
+        if key and key in self.bans:
+            return key
+        if not addr:
+            return ""
+        try:
+            ip = ipaddress.ip_address(addr.split("%", 1)[0])
+        except ValueError:
+            return addr if addr in self.bans else ""
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        for entry in self.bans:
+            if entry.startswith("key:"):
+                continue
+            with contextlib.suppress(ValueError, TypeError):
+                if ip in ipaddress.ip_network(entry, strict=False):
+                    return entry
+        return ""
+
+    def _save_bans(self) -> None:
+        if self.bans_path is None:
+            return
+        from mqtui.atomic import write_atomic
+
+        try:
+            write_atomic(self.bans_path, json.dumps({"bans": self.bans}, indent=1).encode())
+        except OSError as exc:
+            log.error("%s: cannot keep the bans: %s", self.bans_path, exc.strerror or exc)
 
     def blocked(self, addr: str) -> float:
         """Seconds until this address may sign in again (0: it may)."""

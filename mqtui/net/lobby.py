@@ -37,7 +37,7 @@ from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
-from mqtui.net.sshserver import SSHHost, prepare_host
+from mqtui.net.sshserver import SSHHost, prepare_host, start_admin
 from mqtui.net.table import HUMAN, NAMES
 from mqtui.net.tables import Tables, visitor_identity
 
@@ -62,6 +62,7 @@ class Visit:
 
     ticket: Ticket | None
     table: Authority | None = None
+    sid: int = 0  # the session's id in the host's list (mqtui admin)
 
     def release(self) -> None:
         if self.ticket is not None:
@@ -97,6 +98,9 @@ class LobbyHost(SSHHost):
     def code_prompt(self) -> tuple[str, str]:
         return "A join code takes you to your seat; just Enter opens the lobby.", "Join code (or Enter): "
 
+    def tables_now(self) -> list[Authority]:
+        return list(self.tables.tables.values())
+
     def table_of(self, claim: Claim) -> Authority | None:
         return self.tables.tables.get(claim.table)
 
@@ -131,7 +135,8 @@ class LobbyHost(SSHHost):
         self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, again: str, addr: str
     ) -> int:
         """One lobby app (and the game it leads to) in this session: its exit code."""
-        visit = Visit(self._admit(process, VISITOR))  # the lobby counts as a visitor under the limits
+        # the lobby counts as a visitor under the limits
+        visit = Visit(self._admit(process, VISITOR), sid=process.get_extra_info("mqtui_session", 0))
         if visit.ticket is None:
             return 1
         ours, theirs = socket.socketpair()
@@ -187,6 +192,9 @@ class LobbyHost(SSHHost):
                 a, bound, reply = seated
                 if visit is not None:
                     visit.table = a
+                    live = self.live.get(visit.sid)
+                    if live is not None:
+                        live.table, live.seat = a.game.game, bound.seat
                 if reply.code:
                     reply.again = again.format(code=reply.code)
                 writer.write(encode(reply))
@@ -371,9 +379,11 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui", limits=opts.limits)
     prepare_host(host)
     stop = stop_on_signals()
+    admin = None
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
+        admin = await start_admin(host, opts.admin_socket)
         await tables.start()
         if opts.fork:
             await host.start_forks()
@@ -388,6 +398,8 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         print("mqtui serve: stopping; saving every table...", flush=True)
     finally:
         host.closing = True
+        if admin is not None:
+            await admin.close()
         await tables.close()
         await host.close()
         unlog()

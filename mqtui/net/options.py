@@ -52,6 +52,7 @@ class ServeOptions:
     max_tables: int = 20
     fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
     print_codes: bool | None = None  # the banner shows the join codes (None: only to a terminal)
+    admin_socket: str | None = None  # mqtui admin's socket (None: DATA/admin.sock)
     limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
 
     def table_config(self) -> TableConfig:

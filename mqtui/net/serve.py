@@ -138,17 +138,19 @@ async def serve(
     dirs = persist.client_content(authority.engine, authority.game.packs, save_path)
     host: SSHHost | None = None
     if opts.ssh:  # (asyncssh is imported only for it: a --no-ssh host starts quicker)
-        from mqtui.net.sshserver import SSHHost, prepare_host
+        from mqtui.net.sshserver import SSHHost, prepare_host, start_admin
 
         host = SSHHost(authority, content_dirs=dirs, app=opts.app, limits=opts.limits)
         prepare_host(host)
     stop = stop_on_signals()
     port = 0
     started = False
+    admin = None
     try:
         if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
             port = host.port
+            admin = await start_admin(host, opts.admin_socket)
             if opts.fork:
                 await host.start_forks()
         if opts.socket:
@@ -189,6 +191,8 @@ async def serve(
             await authority.close()  # goodbyes first: each player's app shows why it ends; then the save
         else:
             authority.discard()  # it never ran: leave no save behind
+        if admin is not None:
+            await admin.close()
         if host is not None:
             await host.close()
         if started:

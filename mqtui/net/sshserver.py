@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -29,11 +29,14 @@ from mqtui.atomic import write_atomic
 from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import ForkServer, spawn_forked
-from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
 from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
+
+if TYPE_CHECKING:
+    from mqtui.net.admin import AdminServer
 
 log = logging.getLogger("mqtui.net")
 
@@ -96,6 +99,21 @@ def prepare_host(host: SSHHost) -> None:
         "open files: at most %d (was %d), %d of them kept for the saves", now, before, host.limits.fd_reserve
     )
     host.gate.keep_in(data_dir() / "sign-in-failures.json")
+    host.gate.keep_bans_in(data_dir() / "bans.json")
+
+
+async def start_admin(host: SSHHost, path: str | None) -> AdminServer | None:
+    """The admin socket of ``host`` (``mqtui admin``) at ``path`` (None: DATA/admin.sock); None if it
+    cannot be made (said in the log: the host runs on without it)."""
+    from mqtui.net.admin import AdminServer, default_socket
+
+    admin = AdminServer(host, Path(path) if path else default_socket())
+    try:
+        await admin.start()
+    except OSError as exc:
+        log.warning("no admin socket at %s: %s", admin.path, exc.strerror or exc)
+        return None
+    return admin
 
 
 def host_key(path: Path) -> asyncssh.SSHKey:
@@ -105,6 +123,19 @@ def host_key(path: Path) -> asyncssh.SSHKey:
     key = asyncssh.generate_private_key("ssh-ed25519", comment="mqtui host key")
     write_atomic(path, key.export_private_key())  # 0600
     return key
+
+
+@dataclass(eq=False)
+class Live:
+    """One SSH session, as the operator's tools list it (``mqtui admin list``)."""
+
+    id: int
+    addr: str
+    who: str  # the identity, a join code's masked ("key:SHA256:...", "a join code", "visitor:...")
+    conn: Any  # its asyncssh connection (to end it)
+    since: float = field(default_factory=time.time)
+    table: str = ""  # "" until it sits or watches at a table (the lobby, a seat menu)
+    seat: int | None = None
 
 
 @dataclass
@@ -123,6 +154,8 @@ class SSHHost:
     fingerprint: str = ""  # of the host key, for players to check
     forks: ForkServer | None = None  # session apps forked from a pre-imported parent (start_forks)
     repeats: Repeats = field(default_factory=Repeats)  # errors that repeat, logged once with a count
+    live: dict[int, Live] = field(default_factory=dict)  # the sessions now, by id (mqtui admin)
+    _ids: int = 0
 
     async def start_forks(self) -> None:
         """Start the fork server: sessions start faster and share most of their memory."""
@@ -228,10 +261,32 @@ class SSHHost:
 
     # -- one session ----------------------------------------------------------------------------------
 
+    def tables_now(self) -> list[Authority]:
+        """Every table of this host (one, or the lobby's)."""
+        return [self.authority] if self.authority is not None else []
+
+    def kick(self, sid: int, why: str = "the host ended your session") -> bool:
+        """End session ``sid`` (its person reads ``why``); False if there is no such session."""
+        live = self.live.get(sid)
+        if live is None:
+            return False
+        log.info("kicking session %d (%s from %s): %s", sid, live.who, live.addr, why)
+        with contextlib.suppress(Exception):
+            live.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"mqtui: {why}")
+        return True
+
     async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         task = asyncio.current_task()
         assert task is not None
         self.sessions.add(task)
+        conn = process.get_extra_info("connection")
+        server = conn.get_owner() if conn is not None else None
+        self._ids += 1
+        sid = self._ids
+        claim = getattr(server, "claim", None)
+        who = shown_identity(claim.identity) if claim is not None else "?"
+        self.live[sid] = Live(sid, peer_address(process), who, conn, table=getattr(claim, "table", ""))
+        process.channel.set_extra_info(mqtui_session=sid)
         try:
             code = await self._run_session(process)
         except asyncio.CancelledError:
@@ -244,6 +299,7 @@ class SSHHost:
             code = 1
         finally:
             self.sessions.discard(task)
+            self.live.pop(sid, None)
         with contextlib.suppress(Exception):
             process.exit(code)
 
@@ -291,6 +347,7 @@ class SSHHost:
         ticket = self._admit(process, PLAYER if seat >= 0 else WATCHING, table)
         if ticket is None:
             return 1
+        self.seated(process, table, seat)
         try:
             bound = Claim(seat, claim.identity, claim.label)
             ours, theirs = socket.socketpair()
@@ -300,6 +357,12 @@ class SSHHost:
             return await self.run_child(process, argv, theirs, seat, self._heard(ours, lambda: authority))
         finally:
             ticket.release()
+
+    def seated(self, process: asyncssh.SSHServerProcess[bytes], table: str, seat: int) -> None:
+        """The session of ``process`` now sits (or watches) at ``table``: for the operator's list."""
+        live = self.live.get(process.get_extra_info("mqtui_session", 0))
+        if live is not None:
+            live.table, live.seat = table, seat
 
     def app_options(self) -> list[str]:
         """The arguments every session's app gets from the host's limits (its pace, not its game)."""
@@ -463,6 +526,12 @@ class _Server(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.addr = str(peer[0]) if peer else ""
         gate = self.host.gate
+        ban = gate.banned(self.addr)
+        if ban:
+            log.info("refusing %s: banned (%s)", self.addr, ban)
+            self.refused = "mqtui: your address is banned from this server"
+            self._timer = asyncio.get_running_loop().call_later(10.0, self.refuse, self.refused)
+            return
         left = files_left()
         if left is not None and left < self.host.limits.fd_reserve:  # kept for the saves and the apps
             self.host.repeats.note("refusing connections", f"only {left} file descriptors left")
@@ -543,6 +612,8 @@ class _Server(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.host.gate.banned(key="key:" + str(key.get_fingerprint())):
+            return False  # a banned key signs in no more (as any key not in the keys file)
         claim = self.host.claim_for_key(key)
         if claim is None:
             return False  # not a failure: ssh offers every key it has before it asks for a code
