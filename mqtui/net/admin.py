@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (only for the type: sshserver imports nothing of this module)
     from mqtui.net.sshserver import SSHHost
 
 log = logging.getLogger("mqtui.net")
@@ -160,3 +160,15 @@ async def request(path: Path, req: dict[str, Any], timeout: float = 10.0) -> dic
         writer.close()
     answer: dict[str, Any] = json.loads(line)
     return answer
+
+
+async def start_admin(host: SSHHost, path: str | None) -> AdminServer | None:
+    """The admin socket of ``host`` (``mqtui admin``) at ``path`` (None: DATA/admin.sock); None if it
+    cannot be made (said in the log: the host runs on without it)."""
+    admin = AdminServer(host, Path(path) if path else default_socket())
+    try:
+        await admin.start()
+    except OSError as exc:
+        log.warning("no admin socket at %s: %s", admin.path, exc.strerror or exc)
+        return None
+    return admin

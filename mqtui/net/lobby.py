@@ -30,6 +30,7 @@ import asyncssh
 
 from mqtui.engine.defs import COLOURS
 from mqtui.net import lobbyproto as lp
+from mqtui.net.admin import start_admin
 from mqtui.net.authority import PAUSED, Authority
 from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Ticket
@@ -37,7 +38,7 @@ from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
-from mqtui.net.sshserver import SSHHost, prepare_host, start_admin
+from mqtui.net.sshserver import SSHHost, prepare_host
 from mqtui.net.table import HUMAN, NAMES
 from mqtui.net.tables import Tables, visitor_identity
 
@@ -139,6 +140,9 @@ class LobbyHost(SSHHost):
         visit = Visit(self._admit(process, VISITOR), sid=process.get_extra_info("mqtui_session", 0))
         if visit.ticket is None:
             return 1
+        live = self.live.get(visit.sid)
+        if live is not None:  # (back in the lobby: at no table)
+            live.table, live.seat = "", None
         ours, theirs = socket.socketpair()
         heard = self._heard(ours, lambda: visit.table)  # the game's heartbeat, once seated at a table
         service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr, visit))

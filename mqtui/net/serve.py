@@ -138,7 +138,8 @@ async def serve(
     dirs = persist.client_content(authority.engine, authority.game.packs, save_path)
     host: SSHHost | None = None
     if opts.ssh:  # (asyncssh is imported only for it: a --no-ssh host starts quicker)
-        from mqtui.net.sshserver import SSHHost, prepare_host, start_admin
+        from mqtui.net.admin import start_admin
+        from mqtui.net.sshserver import SSHHost, prepare_host
 
         host = SSHHost(authority, content_dirs=dirs, app=opts.app, limits=opts.limits)
         prepare_host(host)

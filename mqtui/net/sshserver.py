@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import asyncssh
 
@@ -34,9 +34,6 @@ from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
 from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
-
-if TYPE_CHECKING:
-    from mqtui.net.admin import AdminServer
 
 log = logging.getLogger("mqtui.net")
 
@@ -100,20 +97,6 @@ def prepare_host(host: SSHHost) -> None:
     )
     host.gate.keep_in(data_dir() / "sign-in-failures.json")
     host.gate.keep_bans_in(data_dir() / "bans.json")
-
-
-async def start_admin(host: SSHHost, path: str | None) -> AdminServer | None:
-    """The admin socket of ``host`` (``mqtui admin``) at ``path`` (None: DATA/admin.sock); None if it
-    cannot be made (said in the log: the host runs on without it)."""
-    from mqtui.net.admin import AdminServer, default_socket
-
-    admin = AdminServer(host, Path(path) if path else default_socket())
-    try:
-        await admin.start()
-    except OSError as exc:
-        log.warning("no admin socket at %s: %s", admin.path, exc.strerror or exc)
-        return None
-    return admin
 
 
 def host_key(path: Path) -> asyncssh.SSHKey:
@@ -286,6 +269,8 @@ class SSHHost:
         claim = getattr(server, "claim", None)
         who = shown_identity(claim.identity) if claim is not None else "?"
         self.live[sid] = Live(sid, peer_address(process), who, conn, table=getattr(claim, "table", ""))
+        if isinstance(server, _Server):
+            server.session_opened()
         process.channel.set_extra_info(mqtui_session=sid)
         try:
             code = await self._run_session(process)
@@ -300,6 +285,8 @@ class SSHHost:
         finally:
             self.sessions.discard(task)
             self.live.pop(sid, None)
+            if isinstance(server, _Server):
+                server.session_closed()
         with contextlib.suppress(Exception):
             process.exit(code)
 
@@ -307,8 +294,6 @@ class SSHHost:
         conn = process.get_extra_info("connection")
         server = conn.get_owner() if conn is not None else None
         claim: Claim | None = getattr(server, "claim", None)
-        if isinstance(server, _Server):
-            server.session_opened()
         if claim is None:
             process.stderr.write(b"mqtui: not signed in\r\n")
             return 1
@@ -519,6 +504,8 @@ class _Server(asyncssh.SSHServer):
         self.failures = 0
         self.addr = ""
         self.refused = ""  # why this connection is refused (told once ssh can show it: at sign-in)
+        self.open_sessions = 0
+        self.closed = False
         self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -562,15 +549,19 @@ class _Server(asyncssh.SSHServer):
             self._timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
         self._stop_timer()
         self.host.gate.done(self)  # a connection that never tried to sign in is no failure
         self.host.gate.session_opened(self)
 
     def auth_completed(self) -> None:
         self._stop_timer()
-        gate = self.host.gate
-        gate.done(self)
-        why = gate.signed_in(self, self.addr)
+        self.host.gate.done(self)
+        self._wait_for_session()
+
+    def _wait_for_session(self) -> None:
+        """Signed in with no session (yet, or no more): counted, and given ``idle_timeout`` to open one."""
+        why = self.host.gate.signed_in(self, self.addr)
         if why:
             self.refuse(f"mqtui: {why}", asyncssh.DISC_TOO_MANY_CONNECTIONS)
             return
@@ -581,8 +572,16 @@ class _Server(asyncssh.SSHServer):
 
     def session_opened(self) -> None:
         """A session began on this connection: it is no longer waiting for one."""
+        self.open_sessions += 1
         self._stop_timer()
         self.host.gate.session_opened(self)
+
+    def session_closed(self) -> None:
+        """A session of this connection ended: a connection kept open without one (a multiplexing
+        client's master) waits under the same budget as one that never opened any."""
+        self.open_sessions -= 1
+        if self.open_sessions == 0 and self.claim is not None and not self.closed:
+            self._wait_for_session()
 
     def begin_auth(self, username: str) -> bool:
         gate = self.host.gate
