@@ -153,7 +153,16 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
         a = await tables.create(seats_for(lp.Create(name="P0", others=others)), 100 + i, [])
         made.append(a)
     room = 10 * size + 10  # the bench measures, not limits; a starved app on 2 cores is not a hung one
-    limits = Limits(max_players=room, max_sessions=2 * room, max_unauthenticated=room, silent=120.0)
+    limits = Limits(
+        max_players=room,
+        max_sessions=2 * room,
+        max_unauthenticated=room,
+        silent=120.0,
+        max_signing_in_per_address=room,  # every client comes from 127.0.0.1
+        max_idle=room,
+        max_idle_per_address=room,
+        max_sessions_per_address=2 * room,
+    )
     host = LobbyHost(None, app="mqapp", tables=tables, name="bench", limits=limits)
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
     if mode == "fork":

@@ -215,7 +215,7 @@ async def serve_process(
 ) -> tuple[asyncio.subprocess.Process, int, dict[str, str]]:
     """``mqtui serve --port 0 ARGS`` in a process of its own, once its banner is out: (process, SSH port,
     seat -> join code). With ``ssh=False`` it runs ``--no-ssh`` (give ``--socket``) and the port is 0."""
-    more = ["--port", "0"] if ssh else ["--no-ssh"]
+    more = ["--port", "0", "--print-codes"] if ssh else ["--no-ssh", "--print-codes"]
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "mqtui", "serve", *more, *args,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,

@@ -430,6 +430,7 @@ async def test_the_serve_command_without_new_or_load_hosts_the_saved_tables(tmp_
     await tables.close()
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), HOME=str(tmp_path), TERM="xterm-256color")
     argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--tables", str(folder), "--name", "Den"]
+    argv.append("--print-codes")  # (not a terminal: the codes are shown when asked)
     argv.append("--no-fork")  # no session comes: no fork server to start (forks: the tests above)
     proc = await asyncio.create_subprocess_exec(
         *argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env

@@ -374,9 +374,29 @@ def test_autosave_reports_a_failure_and_keeps_playing(tmp_path: Path) -> None:
     store = LocalStore.new(engine(), SOLO, 16, bot_delay=0)
     store.autosave_to(blocker / "auto.mqsave")
     try:
-        assert store.flush(10)
-        assert "autosave" in store.autosave_error
+        assert not store.flush(0.5)  # a failed write is never taken for done
+        assert "cannot save to" in store.autosave_error
         store.apply(Action(0, "done"))
+    finally:
+        store.close()
+
+
+async def test_a_failing_autosave_says_so_in_the_log_and_goes_on_once_it_can_write(tmp_path: Path) -> None:
+    blocker = tmp_path / "saves"
+    blocker.write_text("a file where the saves folder should be")  # every write fails
+    store = LocalStore.new(engine(), (Seat("Ann", "red"), Seat("Bob", "blue")), 16, bot_delay=0)
+    lines: list[str] = []
+    store.subscribe(lambda snap: lines.extend(line.text for line in snap.log[len(lines) :]))
+    store.autosave_to(blocker / "auto.mqsave")
+    try:
+        await wait_until(lambda: any("NOT saved" in line for line in lines), 20)
+        assert not store.flush(0.1) and "cannot save to" in store.autosave_error
+        assert not (blocker / "auto.mqsave").exists()
+        blocker.unlink()
+        blocker.mkdir()  # the writer keeps trying: once it can write, the log says so
+        await wait_until(lambda: any(line == "The game is saved again." for line in lines), 20)
+        assert store.flush(5) and not store.autosave_error
+        assert saves.read(blocker / "auto.mqsave").state == store.state
     finally:
         store.close()
 

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay",
     "saves": "saves",
     "serve": "serve",
+    "admin": "admin",
     "hint": "hint",
 }
 

@@ -77,6 +77,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-fork", action="store_true", help="start each session's app afresh (slower, more memory)"
     )
+    parser.add_argument(
+        "--admin-socket",
+        metavar="PATH",
+        help="the socket of 'mqtui admin' (default: DATA/admin.sock; mode 0600)",
+    )
+    parser.add_argument(
+        "--print-codes",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show the join codes in the start-up text (default: only on a terminal; always in NAME.codes)",
+    )
     parser.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"), help=argparse.SUPPRESS)
 
 
@@ -106,7 +117,12 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         ("--max-spectators", "spectators per table"),
         ("--max-sessions", "sessions of every kind; --max-players of them are kept for players"),
         ("--max-unauthenticated", "connections still signing in"),
+        ("--max-signing-in-per-address", "connections still signing in from one address (IPv6: a /64)"),
         ("--login-timeout", "seconds a connection has to sign in"),
+        ("--max-idle", "connections signed in without a session yet"),
+        ("--max-idle-per-address", "connections signed in without a session yet, from one address"),
+        ("--idle-timeout", "seconds a signed-in connection has to open its session"),
+        ("--max-sessions-per-address", "sessions of every kind from one address"),
         ("--max-failures", "wrong join codes from one address in 10 minutes before it is refused"),
         ("--linger", "seconds a session leaves a message up for its player (its seat's code, why it ended)"),
     ):

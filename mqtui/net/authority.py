@@ -9,7 +9,10 @@ Each connection has a writer task that sends the latest view when the state chan
 gets fewer, newer views rather than a growing queue), then any answers, in that order. A seat whose
 player is away is not waited for forever: after ``timeout`` seconds the table makes a safe choice for
 it (pass, decline, done, end, else the first legal action), and after ``abandon`` seconds a computer
-player takes the seat until its player returns. Every accepted action is autosaved.
+player takes the seat until its player returns. Every accepted action is autosaved, and nobody is told
+of it before it is on disk. While the saves fail (a full disk, a read-only folder) the table is
+*paused*: it takes no actions, every client is told why in words (:class:`~mqtui.net.protocol.Notice`),
+and once a write succeeds again (the writer keeps trying) the game goes on by itself.
 """
 
 from __future__ import annotations
@@ -40,6 +43,12 @@ from mqtui.net.protocol import MAX_CLIENT_FRAME, PROTO_VERSION, SPECTATOR, Proto
 from mqtui.net.table import Seating, TableConfig, make_seat_bot, next_auto, played_for, safe_choice
 
 log = logging.getLogger("mqtui.net")
+
+PAUSED = (
+    "The host cannot save the game right now, so the game is paused: nothing anyone plays counts until "
+    "it can save again. It keeps trying by itself; please wait."
+)
+RESUMED = "The host can save the game again: the game goes on."
 
 
 class Authority(Seating, Hosted):
@@ -207,6 +216,8 @@ class Authority(Seating, Hosted):
         try:
             if self.closing:
                 raise _Refuse("the server is shutting down")
+            if self.paused:
+                raise _Refuse(f"{PAUSED} Connect again in a minute.")
             try:
                 body = await asyncio.wait_for(
                     wire.read_frame(reader, MAX_CLIENT_FRAME), self.config.hello_timeout
@@ -298,6 +309,8 @@ class Authority(Seating, Hosted):
                 continue
             if isinstance(msg, wire.Ping):
                 conn.push(encode(wire.Pong(id=msg.id, t=msg.t)))
+            elif isinstance(msg, wire.Act) and self.paused:  # (said at once: it tells nothing unsaved)
+                self._write(conn, encode(wire.Result(id=msg.id, ok=False, reason=PAUSED, n=-1)))
             elif isinstance(msg, wire.Act):
                 ok, reason = self._act(conn, msg)
                 conn.push(encode(wire.Result(id=msg.id, ok=ok, reason=reason, n=self.state.n)))
@@ -402,6 +415,8 @@ class Authority(Seating, Hosted):
         """Apply one action for its seat; (False, reason) if it is refused. Never half-applies."""
         if self.closing:
             return False, "the server is shutting down"
+        if self.paused:
+            return False, PAUSED
         s = self.state
         if s.stage == STAGE_OVER:
             return False, "the game is over"
@@ -444,7 +459,7 @@ class Authority(Seating, Hosted):
         """Seconds until the table decides for the deciding seat, or None (wait for its player)."""
         s = self.state
         who = self.engine.deciding(s)
-        if who < 0 or self.closing or not self.anyone_here():
+        if who < 0 or self.closing or self.paused or not self.anyone_here():
             return None  # with no player at the table, the game waits (and the clocks stop)
         return next_auto(
             self.slots[who], self.config, self._decision_since, self._table_since, time.monotonic()
@@ -530,30 +545,57 @@ class Authority(Seating, Hosted):
         if self.saver is not None:
             self.saver.close()
         self.save_path = path
-        self.saver = persist.Saver(path, self.engine.content)
-        self.durable = Durable(self.saver.flush)
+        self.durable = durable = Durable(self._save_trouble)
+        self.saver = persist.Saver(path, self.engine.content, durable.heard)
 
     @property
     def saves(self) -> int:
         return self.saver.writes if self.saver is not None else 0
 
+    @property
+    def paused(self) -> bool:
+        """The last save failed: the table takes no actions until a save succeeds again."""
+        return self.durable is not None and bool(self.durable.error)
+
     def _save_soon(self) -> None:
-        if self._save(now=False) and self.durable is not None:
-            self.durable.submitted(self.state.n)
+        self._save(now=False)
 
     def save_now(self) -> None:
-        self._save(now=True)
+        if not self._save(now=True) and self.saver is not None:
+            log.error("table %s: the last state could not be saved: %s", self.game.game, self.saver.error)
 
     def _save(self, now: bool) -> bool:
-        """Save (``now``: at once, else queued for the writer thread); False if not saved."""
+        """Save (``now``: at once, else queued for the writer thread); False if it failed (at once)."""
         if self.saver is None:
             return False
-        try:
-            (self.saver.write_now if now else self.saver.submit)(self._snapshot_game())
-        except OSError as exc:
-            self._say(f"saving failed: {exc}")
-            return False
+        g = self._snapshot_game()
+        tag = self.durable.submitted(self.state.n) if self.durable is not None else 0
+        if now:
+            return self.saver.write_now(g, tag)
+        self.saver.submit(g, tag)
         return True
+
+    def message(self, text: str) -> int:
+        """Show ``text`` in the log of everyone at this table now (the operator's message); how many."""
+        notice = encode(wire.Notice(text=text, paused=self.paused))
+        reached = [conn for conn in self.conns if not conn.closed]
+        for conn in reached:
+            self._write(conn, notice)
+        return len(reached)
+
+    def _save_trouble(self, error: str) -> None:
+        """Saving started to fail (``error`` says why) or works again (""): pause or go on, and say so."""
+        if error:
+            log.error(
+                "table %s: %s: the game is paused until a save succeeds (retrying)", self.game.game, error
+            )
+        else:
+            log.warning("table %s: saving works again: the game goes on", self.game.game)
+        notice = encode(wire.Notice(text=PAUSED if error else RESUMED, paused=bool(error)))
+        for conn in self.conns:
+            if not conn.closed:
+                self._write(conn, notice)  # at once: it tells nothing of the states not on disk
+        self._kick.set()  # the table's clock waits, or goes on
 
     # -- for tools and tests --------------------------------------------------------------------------
 

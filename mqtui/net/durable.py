@@ -1,62 +1,87 @@
 """Write before you tell: no client sees a state before it is on disk.
 
 The authority submits a save after every accepted action (encoded on the event loop, written and
-fsynced by the save module's writer thread). :class:`Durable` follows those writes: :meth:`wait` returns
-once the state with the given number (and everything before it) is on disk, and the authority's writers
-wait on it before they send a view or a result. So a player who saw the result of an action can kill the
-server with ``kill -9`` at any moment afterwards and find the action in the save. One flush is in
-flight at a time and covers every save submitted before it, so a burst of actions costs one wait.
+fsynced by the save module's writer thread), each with a number of its own. :class:`Durable` hears
+from that thread after every write (:meth:`heard`): :meth:`wait` returns once the state with the given
+number (and everything before it) is on disk, and the authority's writers wait on it before they send a
+view or a result. So a player who saw the result of an action can kill the server with ``kill -9`` at
+any moment afterwards and find the action in the save.
+
+A write that fails is never taken for done: the writer tries again by itself, and meanwhile nobody is
+told of the states it holds. ``on_trouble`` hears when saving starts failing (with the reason) and
+when it works again (with ""), so that the table can pause and say so.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
+import contextlib
+from collections import deque
 from collections.abc import Callable
-
-log = logging.getLogger("mqtui.net")
 
 FLUSH_TIMEOUT = 30.0
 
 
 class Durable:
-    def __init__(self, flush: Callable[[float], bool]) -> None:
-        self._flush = flush  # blocks until everything submitted so far is on disk; False on timeout
+    def __init__(self, on_trouble: Callable[[str], None] | None = None) -> None:
+        self.on_trouble = on_trouble
         self.target = -1  # the newest state number submitted
         self.done = -1  # the newest state number known to be on disk
+        self.asked = -1  # the newest save's number (a save may hold the same state as the one before)
+        self.saved = -1  # the newest save's number known to be on disk
+        self.error = ""  # why the last write failed ("" while saving works)
+        self._states: deque[tuple[int, int]] = deque()  # (save number, state number) not yet on disk
         self._changed = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    def submitted(self, n: int) -> None:
-        """A save of state ``n`` was submitted."""
+    def submitted(self, n: int) -> int:
+        """A save of state ``n`` is about to be submitted: its number (the tag the writer reports)."""
+        if self._loop is None:
+            with contextlib.suppress(RuntimeError):
+                self._loop = asyncio.get_running_loop()
+        self.asked += 1
         self.target = max(self.target, n)
-        if self._task is None or self._task.done():
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:  # no event loop: nobody to tell
-                return
-            self._task = loop.create_task(self._run())
+        self._states.append((self.asked, n))
+        return self.asked
 
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self.done < self.target:
-            target = self.target
-            try:
-                ok = await loop.run_in_executor(None, self._flush, FLUSH_TIMEOUT)
-            except Exception:
-                log.exception("waiting for the save failed")
-                ok = False
-            if not ok:
-                log.error("the save of state %d was not written in %g s", target, FLUSH_TIMEOUT)
-            self.done = max(self.done, target)
-            changed, self._changed = self._changed, asyncio.Event()
-            changed.set()
+    def heard(self, tag: int, error: str) -> None:
+        """The writer's report on save ``tag`` (any thread): on disk, or why not."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            self._heard(tag, error)
+            return
+        try:
+            loop.call_soon_threadsafe(self._heard, tag, error)
+        except RuntimeError:  # the loop has closed meanwhile: nobody waits any more
+            self._heard(tag, error)
+
+    def _heard(self, tag: int, error: str) -> None:
+        if not error:
+            self.saved = max(self.saved, tag)
+            while self._states and self._states[0][0] <= tag:
+                self.done = max(self.done, self._states.popleft()[1])
+        trouble = bool(error) != bool(self.error)
+        self.error = error
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+        if trouble and self.on_trouble is not None:
+            self.on_trouble(error)
 
     async def wait(self, n: int) -> None:
         """Return once state ``n`` is on disk (at once if it was never submitted)."""
-        while self.done < n and self.target >= n:
-            if self._task is None or self._task.done():
-                self.submitted(self.target)  # restart a flusher that was never started
-                if self._task is None:
-                    return
+        while self.done < n <= self.target:
             await self._changed.wait()
+
+    async def settled(self, timeout: float = FLUSH_TIMEOUT) -> str:
+        """Wait until every save submitted so far is on disk: "" then, else why it is not (a failed
+        write, or no answer within ``timeout`` seconds)."""
+        want = self.asked
+        try:
+            async with asyncio.timeout(timeout):
+                while self.saved < want:
+                    if self.error:
+                        return self.error
+                    await self._changed.wait()
+        except TimeoutError:
+            return f"the save was not written within {timeout:g} s"
+        return ""

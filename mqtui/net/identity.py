@@ -64,6 +64,16 @@ def parse_seat_spec(token: str) -> int | str:
     return seat
 
 
+def code_label(spec: str) -> str:
+    """How the log names a sign-in with a join code: never by the code itself (codes are passwords)."""
+    return {ANY: "the any-seat code", WATCH: "the watch code"}.get(spec, f"seat {spec}'s code")
+
+
+def shown_identity(identity: str) -> str:
+    """An identity as the log may show it: a join code's is masked (``code:XXXX`` -> ``a join code``)."""
+    return "a join code" if identity.startswith("code:") else identity
+
+
 def claim_for_spec(spec: str, identity: str, label: str) -> Claim:
     """A claim from a stored code target: "0".."5", "any" or "watch"."""
     if spec == WATCH:

@@ -30,15 +30,15 @@ import asyncssh
 
 from mqtui.engine.defs import COLOURS
 from mqtui.net import lobbyproto as lp
-from mqtui.net.authority import Authority
-from mqtui.net.durable import FLUSH_TIMEOUT
-from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.admin import start_admin
+from mqtui.net.authority import PAUSED, Authority
+from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Ticket
 from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
-from mqtui.net.sshserver import SSHHost
+from mqtui.net.sshserver import SSHHost, prepare_host
 from mqtui.net.table import HUMAN, NAMES
 from mqtui.net.tables import Tables, visitor_identity
 
@@ -63,6 +63,7 @@ class Visit:
 
     ticket: Ticket | None
     table: Authority | None = None
+    sid: int = 0  # the session's id in the host's list (mqtui admin)
 
     def release(self) -> None:
         if self.ticket is not None:
@@ -98,6 +99,9 @@ class LobbyHost(SSHHost):
     def code_prompt(self) -> tuple[str, str]:
         return "A join code takes you to your seat; just Enter opens the lobby.", "Join code (or Enter): "
 
+    def tables_now(self) -> list[Authority]:
+        return list(self.tables.tables.values())
+
     def table_of(self, claim: Claim) -> Authority | None:
         return self.tables.tables.get(claim.table)
 
@@ -132,9 +136,13 @@ class LobbyHost(SSHHost):
         self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, again: str, addr: str
     ) -> int:
         """One lobby app (and the game it leads to) in this session: its exit code."""
-        visit = Visit(self._admit(process, VISITOR))  # the lobby counts as a visitor under the limits
+        # the lobby counts as a visitor under the limits
+        visit = Visit(self._admit(process, VISITOR), sid=process.get_extra_info("mqtui_session", 0))
         if visit.ticket is None:
             return 1
+        live = self.live.get(visit.sid)
+        if live is not None:  # (back in the lobby: at no table)
+            live.table, live.seat = "", None
         ours, theirs = socket.socketpair()
         heard = self._heard(ours, lambda: visit.table)  # the game's heartbeat, once seated at a table
         service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr, visit))
@@ -188,6 +196,9 @@ class LobbyHost(SSHHost):
                 a, bound, reply = seated
                 if visit is not None:
                     visit.table = a
+                    live = self.live.get(visit.sid)
+                    if live is not None:
+                        live.table, live.seat = a.game.game, bound.seat
                 if reply.code:
                     reply.again = again.format(code=reply.code)
                 writer.write(encode(reply))
@@ -239,9 +250,14 @@ class LobbyHost(SSHHost):
         seat = bound.seat if bound.seat is not None else SPECTATOR
         codes = a.codes_for(str(seat)) if seat >= 0 else []
         name = a.slots[seat].name if seat >= 0 else ""
-        log.info("%s takes seat %s at table %s", claim.identity, seat, a.game.game)
-        if a.saver is not None:  # write before you tell: the table, its codes and the seat's owner
-            await asyncio.get_running_loop().run_in_executor(None, a.saver.flush, FLUSH_TIMEOUT)
+        log.info("%s takes seat %s at table %s", shown_identity(claim.identity), seat, a.game.game)
+        if a.durable is not None:  # write before you tell: the table, its codes and the seat's owner
+            why = await a.durable.settled()
+            if why:
+                log.error(
+                    "table %s: seating %s is not saved: %s", a.game.game, shown_identity(claim.identity), why
+                )
+                raise ValueError(f"{PAUSED} Try again in a minute.")
         return (
             a,
             bound,
@@ -262,21 +278,22 @@ class LobbyHost(SSHHost):
         if visit is None:  # not a session (tests, tools): no limits
             yield
             return
+        addr = visit.ticket.addr if visit.ticket is not None else ""
         visit.release()
-        ticket = self.gate.admit(kind, table)
+        ticket = self.gate.admit(kind, table, addr)
         if isinstance(ticket, str):
-            self._back_to_visitor(visit)
+            self._back_to_visitor(visit, addr)
             raise ValueError(ticket)
         visit.ticket = ticket
         try:
             yield
         except BaseException:
             visit.release()
-            self._back_to_visitor(visit)
+            self._back_to_visitor(visit, addr)
             raise
 
-    def _back_to_visitor(self, visit: Visit) -> None:
-        ticket = self.gate.admit(VISITOR)  # room: the visitor's own ticket was given back just now
+    def _back_to_visitor(self, visit: Visit, addr: str) -> None:
+        ticket = self.gate.admit(VISITOR, "", addr)  # room: the visitor's own ticket was given back just now
         visit.ticket = ticket if isinstance(ticket, Ticket) else None
 
 
@@ -308,7 +325,8 @@ def seats_for(request: lp.Create) -> list[SeatRec]:
 # -- mqtui serve (lobby mode) ---------------------------------------------------------------------------
 
 
-def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
+def lobby_banner(host: LobbyHost, addr: str, problems: list[str], codes_file: Path | None = None) -> str:
+    """What a lobby host says at start; with ``codes_file``, the tables' join codes are in that file."""
     t = host.tables
     target = f"[{addr}]" if ":" in addr else addr
     port = f"-p {host.port} " if host.port != 22 else ""
@@ -324,8 +342,10 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
         lines.append(f"  table {info.id}  {state:<9} {who}")
         for i, slot in enumerate(a.slots):
             codes = a.codes_for(str(i))
-            if slot.human and codes:
+            if slot.human and codes and codes_file is None:
                 lines.append(f"    seat {i}  {slot.name:<14} ssh {port}code-{codes[0]}@{target}")
+    if codes_file is not None and t.tables:
+        lines.append(f"  (the seats' join codes are in {codes_file}; --print-codes shows them here)")
     lines.extend(f"  not opened: {p}" for p in problems)
     if host.fingerprint:
         lines.append(f"Host key {host.fingerprint}: visitors can compare it with what ssh shows them")
@@ -338,7 +358,7 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str]) -> str:
 
 async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
     """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
-    from mqtui.net.options import ServeError, host_log, stop_on_signals
+    from mqtui.net.options import ServeError, host_log, show_codes, stop_on_signals, write_codes
     from mqtui.paths import data_dir
 
     for flag, given in (
@@ -361,20 +381,29 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     )
     unlog = host_log(sys.stdout)
     host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui", limits=opts.limits)
+    prepare_host(host)
     stop = stop_on_signals()
+    admin = None
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
+        admin = await start_admin(host, opts.admin_socket)
         await tables.start()
         if opts.fork:
             await host.start_forks()
-        print(lobby_banner(host, opts.host, problems), flush=True)
+        full = lobby_banner(host, opts.host, problems)
+        codes_file = folder / "join-codes.txt"
+        write_codes(codes_file, full)  # for the host's user only
+        shown = full if show_codes(opts, sys.stdout) else lobby_banner(host, opts.host, problems, codes_file)
+        print(shown, flush=True)
         if ready is not None and not ready.done():
             ready.set_result(host)
         await stop.wait()
         print("mqtui serve: stopping; saving every table...", flush=True)
     finally:
         host.closing = True
+        if admin is not None:
+            await admin.close()
         await tables.close()
         await host.close()
         unlog()

@@ -4,7 +4,8 @@
 :class:`~mqtui.store.Snapshot` the authority sent for this seat, tells its listeners about each new
 one, and sends actions tagged with the state number they were made on; a refusal comes back as
 :class:`~mqtui.engine.actions.IllegalAction` with the authority's reason. There is no undo over the
-network. The engine here is only used for the card table (names and texts) and to explain, from the
+network. The host's notices (the table is paused because it cannot save, and goes on again) join this
+seat's log as lines of their own, so that every app shows them in words. The engine here is only used for the card table (names and texts) and to explain, from the
 seat's own view, why an action is not possible.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import socket
 import time
@@ -28,6 +30,7 @@ from mqtui.net.protocol import (
     Act,
     Bye,
     Hello,
+    Notice,
     Ping,
     Pong,
     ProtocolError,
@@ -69,7 +72,8 @@ class NetStore:
         self._writer = writer
         self._listeners: list[Listener] = []
         self._lines: tuple[LogLine, ...] = ()
-        self._lines_base = 0
+        self._next_base = 0  # the authority's count of this seat's log lines so far
+        self.paused = False  # the host said it cannot save: the table waits (and so do our requests)
         self._snap: Snapshot = self._apply_snap(first)
         self._pending: dict[int, asyncio.Future[Result | Pong]] = {}
         self._ids = 0
@@ -112,6 +116,8 @@ class NetStore:
                     raise JoinRefused(msg.reason or "the server said goodbye")
                 if isinstance(msg, Welcome):
                     welcome = msg
+                elif isinstance(msg, Notice):
+                    continue  # (the table refuses newcomers while it is paused)
                 elif isinstance(msg, Snap) and welcome is not None:
                     return welcome, msg
                 else:
@@ -229,11 +235,11 @@ class NetStore:
         return tuple(out)
 
     def _apply_snap(self, snap: Snap) -> Snapshot:
-        if snap.log_base == self._lines_base + len(self._lines):
+        if snap.log_base == self._next_base:
             self._lines = self._lines + tuple(snap.log)
         else:
-            self._lines_base = snap.log_base
             self._lines = tuple(snap.log)
+        self._next_base = snap.log_base + len(snap.log)
         if snap.seats is not None:
             self.seat_infos = list(snap.seats)
             self.seats = self._seats(snap.seats)
@@ -255,7 +261,12 @@ class NetStore:
         try:
             self._writer.write(encode(make(rid)))
             await self._writer.drain()
-            return await asyncio.wait_for(fut, timeout)
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(fut), timeout)
+                except TimeoutError:
+                    if not self.paused:  # (a paused table answers once it can save again)
+                        raise
         except (ConnectionError, OSError) as exc:
             raise IllegalAction(f"not connected: {exc}") from None
         except TimeoutError:
@@ -278,11 +289,12 @@ class NetStore:
                     self._snap = self._apply_snap(msg)
                     if self.on_snap is not None:
                         self.on_snap(msg, arrived)
-                    for listener in list(self._listeners):
-                        try:
-                            listener(self._snap)
-                        except Exception:
-                            log.exception("a store listener failed")
+                    self._publish()
+                elif isinstance(msg, Notice):
+                    self.paused = msg.paused
+                    self._lines = (*self._lines, LogLine("save", msg.text))
+                    self._snap = dataclasses.replace(self._snap, log=self._lines)
+                    self._publish()
                 elif isinstance(msg, Result | Pong):
                     fut = self._pending.get(msg.id)
                     if fut is not None and not fut.done():
@@ -298,6 +310,13 @@ class NetStore:
             reason = f"connection lost: {exc}"
         finally:
             self._finish(reason)
+
+    def _publish(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(self._snap)
+            except Exception:
+                log.exception("a store listener failed")
 
     def _finish(self, reason: str) -> None:
         if self.closed.is_set():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from mqtui.net.limits import Limits
@@ -50,6 +51,8 @@ class ServeOptions:
     idle: float = 3600.0  # lobby mode: a table without players this long is abandoned
     max_tables: int = 20
     fork: bool = True  # session apps forked from a pre-imported parent (net.forkserver)
+    print_codes: bool | None = None  # the banner shows the join codes (None: only to a terminal)
+    admin_socket: str | None = None  # mqtui admin's socket (None: DATA/admin.sock)
     limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
 
     def table_config(self) -> TableConfig:
@@ -64,6 +67,22 @@ class ServeOptions:
             rate=self.rate,
             burst=max(40.0, 2 * self.rate),
         )
+
+
+def show_codes(opts: ServeOptions, out: TextIO) -> bool:
+    """Whether the banner shows the join codes: when asked (``--print-codes``), else only to a terminal
+    (not to a service manager's journal or a log file)."""
+    if opts.print_codes is not None:
+        return opts.print_codes
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def write_codes(path: Path, text: str) -> None:
+    """The join codes, for the host's user only (0600, written atomically)."""
+    from mqtui.atomic import write_atomic
+
+    write_atomic(path, (text.rstrip("\n") + "\n").encode())
 
 
 def host_log(out: TextIO) -> Callable[[], None]:

@@ -24,6 +24,7 @@ from mqtui.engine.game import Engine
 from mqtui.engine.state import State
 from mqtui.hosting import SaveEncoder, seat_recs
 from mqtui.saves import SaveError
+from mqtui.saves.autosave import Listener as SaveListener
 
 __all__ = ["SaveError", "Saver", "SeatRec", "ServedGame", "load", "sidecar_path"]
 
@@ -102,13 +103,16 @@ def client_content(engine: Engine, packs: list[str], save_path: Path) -> list[st
 
 
 class Saver:
-    """Autosave of one served game: the save through the save module's writer thread, and the sidecar."""
+    """Autosave of one served game: the save and its sidecar, written together by the save module's
+    writer thread (which coalesces, and tries again while a write fails). ``listener`` hears each
+    attempt with the state number it held and why it failed ("" if it did not)."""
 
-    def __init__(self, path: Path, content: Content | None = None) -> None:
+    def __init__(
+        self, path: Path, content: Content | None = None, listener: SaveListener | None = None
+    ) -> None:
         self.path = path
         self._encoder = SaveEncoder(content, LOG_KEPT)  # with the game's own content
-        self._writer = saves.AutoSaver(path)
-        self._sidecar = b""
+        self._writer = saves.AutoSaver(path, listener=listener)
 
     def encode(self, g: ServedGame) -> bytes:
         return self._encoder.encode(g.state, g.seats, g.actions, g.log, g.packs, g.start)
@@ -118,20 +122,16 @@ class Saver:
             Sidecar(game=g.game, content=g.content, codes=g.codes, owners=[s.owner for s in g.seats])
         )
 
-    def submit(self, g: ServedGame) -> None:
-        """Queue a save of ``g`` (returns at once)."""
-        self._write_sidecar(g)
-        self._writer.submit(self.encode(g))
+    def submit(self, g: ServedGame, tag: int = 0) -> None:
+        """Queue a save of ``g`` (returns at once); the listener hears ``tag`` when it is written."""
+        self._writer.submit(self.encode(g), tag, self._side(g))
 
-    def write_now(self, g: ServedGame) -> None:
-        self._write_sidecar(g)
-        self._writer.write_now(self.encode(g))
+    def write_now(self, g: ServedGame, tag: int = 0) -> bool:
+        """Write the save of ``g`` at once; False if it could not be written."""
+        return self._writer.write_now(self.encode(g), tag, self._side(g))
 
-    def _write_sidecar(self, g: ServedGame) -> None:
-        data = self.sidecar(g)
-        if data != self._sidecar:  # codes and owners change rarely
-            saves.write_atomic(sidecar_path(self.path), data, backups=0)  # 0600: join codes are secrets
-            self._sidecar = data
+    def _side(self, g: ServedGame) -> tuple[Path, bytes]:
+        return sidecar_path(self.path), self.sidecar(g)  # 0600: join codes are secrets
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every submitted save is on disk."""

@@ -7,7 +7,8 @@ does not decode to one of the expected messages is a protocol error: the connect
 
 Client → authority: :class:`Hello` (first, once), :class:`Act`, :class:`Ping`, :class:`Bye`.
 Authority → client: :class:`Welcome` or :class:`Refused` (answer to Hello), :class:`Snap` (the client's
-seat's view after every change), :class:`Result` (answer to Act), :class:`Pong`, :class:`Bye`.
+seat's view after every change), :class:`Result` (answer to Act), :class:`Pong`, :class:`Notice` (the
+table is paused because it cannot save, or goes on again), :class:`Bye`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from mqtui.engine.actions import Action
 from mqtui.engine.state import State
 from mqtui.store.protocol import LogLine
 
-PROTO_VERSION = 2  # 2: log entries carry their event's kind (LogLine)
+PROTO_VERSION = 3  # 2: log entries carry their event's kind (LogLine); 3: Notice
 MAX_CLIENT_FRAME = 16 * 1024  # a client only ever sends small messages
 MAX_SERVER_FRAME = 8 * 1024 * 1024  # a view plus the first batch of log lines
 HEADER = struct.Struct(">I")
@@ -105,8 +106,16 @@ class Pong(msgspec.Struct, tag="pong", kw_only=True):
     t: float = 0.0
 
 
+class Notice(msgspec.Struct, tag="notice", kw_only=True):
+    """Words for the player from the host, shown with the log: the table is paused (it cannot save) or
+    goes on again."""
+
+    text: str
+    paused: bool = False
+
+
 ClientMsg = Hello | Act | Ping | Bye
-ServerMsg = Welcome | Refused | Snap | Result | Pong | Bye
+ServerMsg = Welcome | Refused | Snap | Result | Pong | Notice | Bye
 
 _encoder = msgspec.msgpack.Encoder()
 client_decoder: msgspec.msgpack.Decoder[ClientMsg] = msgspec.msgpack.Decoder(ClientMsg)

@@ -226,6 +226,8 @@ async def relay(
                 return  # the client closed its side
             stats.bytes_from_client += len(data)
             data = guard.take(data)
+            if guard.flooded:
+                return  # ended (see below): nothing more of it is read
             if data:
                 guard.writing_since = time.monotonic()
                 await write_all(master, data)
@@ -242,8 +244,8 @@ async def relay(
         for task in done:
             if task not in (exit_task, watch_task) and task.exception() is not None:  # a closed channel
                 log.debug("relay: %s", task.exception())
-        if watch_task in done:
-            why = watch_task.result()
+        if watch_task in done or guard.flooded:
+            why = guard.flooded or watch_task.result()
             log.info("ending a session: %s", why)
             await stop(child, grace=0.5)
             with contextlib.suppress(Exception):

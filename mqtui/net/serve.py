@@ -19,7 +19,7 @@ from mqtui.net.client import AppFactory
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
 from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
 from mqtui.net.options import ServeOptions as ServeOptions
-from mqtui.net.options import host_log, stop_on_signals
+from mqtui.net.options import host_log, show_codes, stop_on_signals, write_codes
 from mqtui.net.table import parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
@@ -67,7 +67,10 @@ def banner(
     port: int,
     sock: str | None,
     fingerprint: str = "",
+    codes_file: Path | None = None,
 ) -> str:
+    """What ``mqtui serve`` says at start; with ``codes_file``, the join codes are not in it but in
+    that file (which the text names)."""
     a = authority
     lines = [f"mqtui serve: game {a.game.game}, {len(a.slots)} seats, autosaving to {save_path}"]
     target = f"{host}" if host and ":" not in host else f"[{host}]"
@@ -80,6 +83,8 @@ def banner(
         lines.append(f"SSH on {host}:{port}. Players join with (one code per seat):")
     elif sock:
         lines.append(f"Protocol socket {sock}; join codes:")
+    if codes_file is not None:
+        join = lambda code: f"(join code in {codes_file})"  # noqa: E731
     for i, slot in enumerate(a.slots):
         if slot.human:
             codes = a.codes_for(str(i))
@@ -133,16 +138,20 @@ async def serve(
     dirs = persist.client_content(authority.engine, authority.game.packs, save_path)
     host: SSHHost | None = None
     if opts.ssh:  # (asyncssh is imported only for it: a --no-ssh host starts quicker)
-        from mqtui.net.sshserver import SSHHost
+        from mqtui.net.admin import start_admin
+        from mqtui.net.sshserver import SSHHost, prepare_host
 
         host = SSHHost(authority, content_dirs=dirs, app=opts.app, limits=opts.limits)
+        prepare_host(host)
     stop = stop_on_signals()
     port = 0
     started = False
+    admin = None
     try:
         if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
             port = host.port
+            admin = await start_admin(host, opts.admin_socket)
             if opts.fork:
                 await host.start_forks()
         if opts.socket:
@@ -157,10 +166,18 @@ async def serve(
         if authority.durable is not None:  # the save is on disk before the banner hands out its codes
             await authority.durable.wait(authority.state.n)
         fingerprint = host.fingerprint if host is not None else ""
-        text = banner(authority, save_path, opts.host if host else None, port, opts.socket, fingerprint)
-        print(text, flush=True)
+        where = (opts.host if host else None, port, opts.socket, fingerprint)
+        full = banner(authority, save_path, *where)
+        codes_file = save_path.with_name(save_path.stem + ".codes")
+        write_codes(codes_file, full)  # the join codes, for the host's user only
+        shown = full if show_codes(opts, sys.stdout) else banner(authority, save_path, *where, codes_file)
+        print(shown, flush=True)
         if log_file is not None:
-            print(text, file=log_file, flush=True)
+            print(
+                shown if opts.print_codes else banner(authority, save_path, *where, codes_file),
+                file=log_file,
+                flush=True,
+            )
         if ready is not None and not ready.done():
             ready.set_result(authority)
         if opts.local_seat is not None:
@@ -175,6 +192,8 @@ async def serve(
             await authority.close()  # goodbyes first: each player's app shows why it ends; then the save
         else:
             authority.discard()  # it never ran: leave no save behind
+        if admin is not None:
+            await admin.close()
         if host is not None:
             await host.close()
         if started:

@@ -7,6 +7,9 @@ window-size change, and runs its :meth:`~SessionGuard.watch` beside the copying:
   random bytes ended the session's app) and at a bounded rate: a paste of a few KiB goes through at
   once, a 10 MiB paste or a stream of random bytes is cut down to what a person could type and the rest
   is dropped, never queued, so the app never sits on a backlog it cannot work through;
+- a session that sends more than anyone could type or paste (``flood_burst`` bytes at once, then
+  ``flood_rate`` a second: a client pushing 100 MiB/s cost the server half a core only to drop it) is
+  ended (:attr:`SessionGuard.flooded` says why);
 - window sizes are clamped to a sane maximum and a storm of changes reaches the app as at most ten
   changes a second (the newest size wins);
 - an app that is stopped (SIGSTOP), that leaves its input unread for ``stall`` seconds, or that sends
@@ -51,6 +54,8 @@ class SessionGuard:
         self.tokens = self.limits.input_burst
         self.refilled = time.monotonic()
         self.dropped = 0  # input bytes dropped
+        self.budget = self.limits.flood_burst  # bytes the session may still send before it is ended
+        self.flooded = ""  # why the session is to be ended for what it sent ("" while it is not)
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
         self._pasting = False  # the app got a paste's start and waits for its end
         self._tail = b""  # the last bytes passed or dropped, to find markers split between chunks
@@ -72,7 +77,14 @@ class SessionGuard:
         """The part of ``data`` the app gets now; the rest is dropped."""
         now = time.monotonic()
         lim = self.limits
-        self.tokens = min(lim.input_burst, self.tokens + (now - self.refilled) * lim.input_rate)
+        elapsed = now - self.refilled
+        self.tokens = min(lim.input_burst, self.tokens + elapsed * lim.input_rate)
+        self.budget = min(lim.flood_burst, self.budget + elapsed * lim.flood_rate) - len(data)
+        if self.budget < 0 and not self.flooded:
+            self.flooded = (
+                f"it sent more than anyone types or pastes (over {lim.flood_burst / 2**20:g} MiB at once, "
+                f"then {lim.flood_rate / 1024:g} KiB a second)"
+            )
         self.refilled = now
         n = min(len(data), int(self.tokens))
         self.tokens -= n

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
+import os
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +29,7 @@ from mqtui.atomic import write_atomic
 from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import ForkServer, spawn_forked
-from mqtui.net.identity import SPECTATOR, Claim
+from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
 from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
@@ -39,6 +42,63 @@ NO_TERMINAL = (
 )
 
 
+def raise_file_limit() -> tuple[int, int]:
+    """Raise this process's soft limit of open files to its hard limit: (before, now)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def files_left() -> int | None:
+    """How many more files this process may open (None where that cannot be told)."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    try:
+        used = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft - used
+
+
+class Repeats:
+    """One log line for an error that repeats: the first at once, then one every ``every`` seconds with
+    how many times it came meanwhile (an accept() failing for want of descriptors comes 100 times a
+    second; a traceback each time filled a disk)."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        self.every = every
+        self._seen: dict[str, tuple[float, int]] = {}  # what -> (when last logged, times since)
+
+    def note(self, what: str, detail: str = "") -> None:
+        now = time.monotonic()
+        last, count = self._seen.get(what, (-1e9, 0))
+        if now - last >= self.every:
+            more = f" ({count} more times in the last {now - last:.0f} s)" if count else ""
+            log.error("%s%s%s", what, f": {detail}" if detail else "", more)
+            self._seen[what] = (now, 0)
+        else:
+            self._seen[what] = (last, count + 1)
+
+
+def prepare_host(host: SSHHost) -> None:
+    """What ``mqtui serve`` does for its SSH host before it listens: the soft limit of open files raised
+    to the hard one, and the wrong sign-ins kept in the data folder across restarts."""
+    from mqtui.paths import data_dir
+
+    before, now = raise_file_limit()
+    log.info(
+        "open files: at most %d (was %d), %d of them kept for the saves", now, before, host.limits.fd_reserve
+    )
+    host.gate.keep_in(data_dir() / "sign-in-failures.json")
+    host.gate.keep_bans_in(data_dir() / "bans.json")
+
+
 def host_key(path: Path) -> asyncssh.SSHKey:
     """The server's host key, generated once (ed25519) and kept at ``path``."""
     if path.exists():
@@ -46,6 +106,19 @@ def host_key(path: Path) -> asyncssh.SSHKey:
     key = asyncssh.generate_private_key("ssh-ed25519", comment="mqtui host key")
     write_atomic(path, key.export_private_key())  # 0600
     return key
+
+
+@dataclass(eq=False)
+class Live:
+    """One SSH session, as the operator's tools list it (``mqtui admin list``)."""
+
+    id: int
+    addr: str
+    who: str  # the identity, a join code's masked ("key:SHA256:...", "a join code", "visitor:...")
+    conn: Any  # its asyncssh connection (to end it)
+    since: float = field(default_factory=time.time)
+    table: str = ""  # "" until it sits or watches at a table (the lobby, a seat menu)
+    seat: int | None = None
 
 
 @dataclass
@@ -63,6 +136,9 @@ class SSHHost:
     gate: Gate = field(init=False)
     fingerprint: str = ""  # of the host key, for players to check
     forks: ForkServer | None = None  # session apps forked from a pre-imported parent (start_forks)
+    repeats: Repeats = field(default_factory=Repeats)  # errors that repeat, logged once with a count
+    live: dict[int, Live] = field(default_factory=dict)  # the sessions now, by id (mqtui admin)
+    _ids: int = 0
 
     async def start_forks(self) -> None:
         """Start the fork server: sessions start faster and share most of their memory."""
@@ -104,7 +180,24 @@ class SSHHost:
         except OSError as exc:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The event loop's errors: accept() out of descriptors (asyncio retries it every second, 100
+        times at once) logged once with a count, the rest as asyncio would."""
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in (
+            errno.EMFILE,
+            errno.ENFILE,
+            errno.ENOBUFS,
+            errno.ENOMEM,
+        ):
+            self.repeats.note("cannot accept connections", f"{exc.strerror or exc} (retrying every second)")
+            return
+        loop.default_exception_handler(context)
+
     async def listen(self, host: str, port: int, key_path: Path) -> asyncssh.SSHAcceptor:
+        loop = asyncio.get_running_loop()
+        if loop.get_exception_handler() is None:
+            loop.set_exception_handler(self._loop_error)
         key = host_key(key_path)
         self.fingerprint = str(key.get_fingerprint())
         self.server = await asyncssh.listen(
@@ -144,13 +237,41 @@ class SSHHost:
                 await asyncio.wait_for(self.server.wait_closed(), 2.0)
         if self.forks is not None:
             await self.forks.close()
+        loop = asyncio.get_running_loop()
+        if loop.get_exception_handler() == self._loop_error:
+            loop.set_exception_handler(None)
+        self.gate.save()
 
     # -- one session ----------------------------------------------------------------------------------
+
+    def tables_now(self) -> list[Authority]:
+        """Every table of this host (one, or the lobby's)."""
+        return [self.authority] if self.authority is not None else []
+
+    def kick(self, sid: int, why: str = "the host ended your session") -> bool:
+        """End session ``sid`` (its person reads ``why``); False if there is no such session."""
+        live = self.live.get(sid)
+        if live is None:
+            return False
+        log.info("kicking session %d (%s from %s): %s", sid, live.who, live.addr, why)
+        with contextlib.suppress(Exception):
+            live.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"mqtui: {why}")
+        return True
 
     async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         task = asyncio.current_task()
         assert task is not None
         self.sessions.add(task)
+        conn = process.get_extra_info("connection")
+        server = conn.get_owner() if conn is not None else None
+        self._ids += 1
+        sid = self._ids
+        claim = getattr(server, "claim", None)
+        who = shown_identity(claim.identity) if claim is not None else "?"
+        self.live[sid] = Live(sid, peer_address(process), who, conn, table=getattr(claim, "table", ""))
+        if isinstance(server, _Server):
+            server.session_opened()
+        process.channel.set_extra_info(mqtui_session=sid)
         try:
             code = await self._run_session(process)
         except asyncio.CancelledError:
@@ -163,6 +284,9 @@ class SSHHost:
             code = 1
         finally:
             self.sessions.discard(task)
+            self.live.pop(sid, None)
+            if isinstance(server, _Server):
+                server.session_closed()
         with contextlib.suppress(Exception):
             process.exit(code)
 
@@ -208,6 +332,7 @@ class SSHHost:
         ticket = self._admit(process, PLAYER if seat >= 0 else WATCHING, table)
         if ticket is None:
             return 1
+        self.seated(process, table, seat)
         try:
             bound = Claim(seat, claim.identity, claim.label)
             ours, theirs = socket.socketpair()
@@ -218,13 +343,19 @@ class SSHHost:
         finally:
             ticket.release()
 
+    def seated(self, process: asyncssh.SSHServerProcess[bytes], table: str, seat: int) -> None:
+        """The session of ``process`` now sits (or watches) at ``table``: for the operator's list."""
+        live = self.live.get(process.get_extra_info("mqtui_session", 0))
+        if live is not None:
+            live.table, live.seat = table, seat
+
     def app_options(self) -> list[str]:
         """The arguments every session's app gets from the host's limits (its pace, not its game)."""
         return ["--linger", f"{self.limits.linger:g}", "--heartbeat", f"{self.limits.heartbeat:g}"]
 
     def _admit(self, process: asyncssh.SSHServerProcess[bytes], kind: str, table: str = "") -> Ticket | None:
         """A ticket for one session of this kind (at this table), or None: the person was told why."""
-        ticket = self.gate.admit(kind, table)
+        ticket = self.gate.admit(kind, table, peer_address(process))
         if isinstance(ticket, str):
             log.info("refusing a %s session: %s", kind, ticket)
             process.stdout.write(f"mqtui: {ticket}\r\n".encode())
@@ -328,6 +459,13 @@ class SSHHost:
         return None
 
 
+def peer_address(process: asyncssh.SSHServerProcess[bytes]) -> str:
+    """The address a session comes from ("" if unknown)."""
+    conn = process.get_extra_info("connection")
+    peer = conn.get_extra_info("peername") if conn is not None else None
+    return str(peer[0]) if peer else ""
+
+
 async def read_line(process: asyncssh.SSHServerProcess[bytes], prompt: str, limit: int = 32) -> str | None:
     """Read one line from a raw SSH terminal, echoing it; None if the player quits (Ctrl+C/D)."""
     process.stdout.write(prompt.encode())
@@ -366,6 +504,8 @@ class _Server(asyncssh.SSHServer):
         self.failures = 0
         self.addr = ""
         self.refused = ""  # why this connection is refused (told once ssh can show it: at sign-in)
+        self.open_sessions = 0
+        self.closed = False
         self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -373,6 +513,17 @@ class _Server(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.addr = str(peer[0]) if peer else ""
         gate = self.host.gate
+        ban = gate.banned(self.addr)
+        if ban:
+            log.info("refusing %s: banned (%s)", self.addr, ban)
+            self.refused = "mqtui: your address is banned from this server"
+            self._timer = asyncio.get_running_loop().call_later(10.0, self.refuse, self.refused)
+            return
+        left = files_left()
+        if left is not None and left < self.host.limits.fd_reserve:  # kept for the saves and the apps
+            self.host.repeats.note("refusing connections", f"only {left} file descriptors left")
+            conn.abort()
+            return
         refused = gate.opened(self, self.addr, self.refuse)
         loop = asyncio.get_running_loop()
         timeout = self.host.limits.login_timeout
@@ -388,6 +539,7 @@ class _Server(asyncssh.SSHServer):
         log.info("refusing %s: %s", self.addr or "a connection", reason)
         self._stop_timer()
         self.host.gate.done(self)
+        self.host.gate.session_opened(self)
         with contextlib.suppress(Exception):
             self.conn.disconnect(code, reason)
 
@@ -397,16 +549,39 @@ class _Server(asyncssh.SSHServer):
             self._timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
         self._stop_timer()
         self.host.gate.done(self)  # a connection that never tried to sign in is no failure
+        self.host.gate.session_opened(self)
 
     def auth_completed(self) -> None:
         self._stop_timer()
         self.host.gate.done(self)
+        self._wait_for_session()
 
-    def _failed(self) -> None:
-        self.failures += 1
-        self.host.gate.failed(self.addr)
+    def _wait_for_session(self) -> None:
+        """Signed in with no session (yet, or no more): counted, and given ``idle_timeout`` to open one."""
+        why = self.host.gate.signed_in(self, self.addr)
+        if why:
+            self.refuse(f"mqtui: {why}", asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            return
+        timeout = self.host.limits.idle_timeout
+        self._timer = asyncio.get_running_loop().call_later(
+            timeout, self.refuse, f"mqtui: no session opened within {timeout:g} s of signing in"
+        )
+
+    def session_opened(self) -> None:
+        """A session began on this connection: it is no longer waiting for one."""
+        self.open_sessions += 1
+        self._stop_timer()
+        self.host.gate.session_opened(self)
+
+    def session_closed(self) -> None:
+        """A session of this connection ended: a connection kept open without one (a multiplexing
+        client's master) waits under the same budget as one that never opened any."""
+        self.open_sessions -= 1
+        if self.open_sessions == 0 and self.claim is not None and not self.closed:
+            self._wait_for_session()
 
     def begin_auth(self, username: str) -> bool:
         gate = self.host.gate
@@ -423,17 +598,21 @@ class _Server(asyncssh.SSHServer):
             )
             return True
         if username.lower().startswith("code-"):
+            gate.failed(self.addr)  # counted before it is checked (see Gate.attempt)
             claim = self.host.claim_for_code(username)
             if claim is not None:
+                gate.forgive(self.addr)
                 self.claim = claim
                 return False  # the code is the credential
-            self._failed()  # a wrong code as the user name (the prompt follows)
+            self.failures += 1  # a wrong code as the user name (the prompt follows)
         return True
 
     def public_key_auth_supported(self) -> bool:
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.host.gate.banned(key="key:" + str(key.get_fingerprint())):
+            return False  # a banned key signs in no more (as any key not in the keys file)
         claim = self.host.claim_for_key(key)
         if claim is None:
             return False  # not a failure: ssh offers every key it has before it asks for a code
@@ -451,13 +630,19 @@ class _Server(asyncssh.SSHServer):
         return ("mqtui", instructions, "", [(prompt, True)])
 
     async def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+        gate = self.host.gate
+        why = gate.attempt(self.addr)  # counted as wrong before the code is looked at
+        if why:
+            self.refuse(f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return False
         if len(responses) == 1:
             claim = self.host.claim_for_code(str(responses[0]))
             if claim is not None:
+                gate.forgive(self.addr)
                 self.claim = claim
                 return True
-        self._failed()
-        why = self.host.gate.blocked_reason(self.addr)
+        self.failures += 1
+        why = gate.blocked_reason(self.addr)
         if why:
             self.refuse(f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
             return False

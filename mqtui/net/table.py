@@ -18,7 +18,7 @@ from mqtui.engine.defs import COLOURS
 from mqtui.hosting import seat_bot
 from mqtui.net import persist
 from mqtui.net.conn import Conn
-from mqtui.net.identity import ANY, WATCH, Claim, claim_for_spec, new_code, normalise_code
+from mqtui.net.identity import ANY, WATCH, Claim, claim_for_spec, code_label, new_code, normalise_code
 from mqtui.net.protocol import ANY_SEAT, SPECTATOR, SeatInfo
 
 HUMAN = "human"
@@ -218,7 +218,7 @@ class Seating:
         identity = f"code:{code}"
         if spec == ANY:  # shared by everyone who picks a seat with it: each picker is someone else
             identity += ":" + secrets.token_hex(4)
-        return claim_for_spec(spec, identity, f"code {code}")
+        return claim_for_spec(spec, identity, code_label(spec))
 
     def free_seats(self, identity: str = "") -> list[int]:
         """Seats a picking player may take: human seats nobody owns (or that this identity owns)."""

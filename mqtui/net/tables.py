@@ -124,6 +124,13 @@ class Tables:
         a.keys = self._keys(path)
         a.save_to(path)
         await self._open(a)
+        why = await a.durable.settled() if a.durable is not None else ""
+        if why:  # write before tell: a table that is not on disk is nobody's to sit at
+            log.error("table %s not created: %s", a.game.game, why)
+            self.tables.pop(a.game.game, None)
+            self._quiet_since.pop(a.game.game, None)
+            await a.close("this table could not be saved")
+            raise ValueError("the host cannot save a new table right now; try again in a minute")
         if creator:
             self._creators[a.game.game] = creator
         log.info("table %s created: %s", a.game.game, ", ".join(f"{s.name} ({s.kind})" for s in seats))

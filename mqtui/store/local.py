@@ -4,6 +4,10 @@
 hosting core (:mod:`mqtui.hosting`: the game applied with rollback, the undo rule, the computer
 players' decisions, save encoding). What is its own: the screen's viewer, the listeners, the pace of
 the computer players on the event loop, and the autosave (``save``, ``autosave_to``).
+
+The autosave is honest: while its writes fail (a full disk, a read-only folder) the log says, in a
+line of its own, that the game is not saved and that mqtui keeps trying, and says so again once a
+write succeeds; :attr:`LocalStore.autosave_error` is the reason meanwhile.
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ class LocalStore(Hosted):
         self._task: asyncio.Task[None] | None = None
         self._encoder = SaveEncoder(engine.content, LOG_TAIL)
         self._saver: saves.AutoSaver | None = None
+        self._save_failing = False  # the autosave's last write failed (the log said so)
+        self._loop: asyncio.AbstractEventLoop | None = None  # where the autosave's reports are told
         self._last_good: bytes | None = None  # the last autosave's bytes: a complete, consistent game
         self._busy = 0  # > 0 while an action or an undo is half-way
         self._lines: dict[int, list[LogLine]] = {}
@@ -306,9 +312,33 @@ class LocalStore(Hosted):
             self._saver.close()
             self._saver = None
         if path is not None:
-            self._saver = saves.AutoSaver(path, backups)
+            with contextlib.suppress(RuntimeError):
+                self._loop = asyncio.get_running_loop()
+            self._saver = saves.AutoSaver(path, backups, self._save_heard)
             self._last_good = self.to_bytes()
             self._saver.submit(self._last_good)
+
+    def _save_heard(self, tag: int, error: str) -> None:
+        """The writer's report after each write (on its thread): the log says when saving starts to
+        fail and when it works again."""
+        if bool(error) == self._save_failing:
+            return
+        self._save_failing = bool(error)
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return  # no event loop to tell anyone on (autosave_error still says why)
+        text = (
+            f"The game is NOT saved: {error}. mqtui keeps trying; free some space (or fix the folder) "
+            "before you quit."
+            if error
+            else "The game is saved again."
+        )
+        with contextlib.suppress(RuntimeError):  # (the loop closed meanwhile)
+            loop.call_soon_threadsafe(self._save_note, text)
+
+    def _save_note(self, text: str) -> None:
+        self.log.append(Event("save", text))
+        self._publish()
 
     @property
     def autosave_error(self) -> str:

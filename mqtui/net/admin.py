@@ -1,0 +1,174 @@
+"""The operator's tool: ``mqtui admin`` talks to a running ``mqtui serve`` over a local Unix socket.
+
+The socket (default ``DATA/admin.sock``) is mode 0600 in the data folder (0700): only the host's own
+user can open it. One request per connection: a line of JSON in, a line of JSON out.
+
+| ``cmd`` | fields | what it does |
+|---|---|---|
+| ``list`` | | the tables (seats, who is here, spectators), the sessions (id, address, identity, table, seat, since) and the bans |
+| ``kick`` | ``id``, ``why`` | ends that session (its person reads why) |
+| ``ban`` | ``what``, ``note`` | bans an address, a range or a key (``SHA256:...``), kept on disk; ends the sessions it covers |
+| ``unban`` | ``what`` | lifts a ban |
+| ``say`` | ``text``, ``table`` | a message shown in the log of every player at that table (``table`` ""): every table) |
+
+Join codes are never listed: a session signed in with one shows as "a join code".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (only for the type: sshserver imports nothing of this module)
+    from mqtui.net.sshserver import SSHHost
+
+log = logging.getLogger("mqtui.net")
+
+MAX_REQUEST = 16 * 1024
+
+
+def default_socket() -> Path:
+    from mqtui.paths import data_dir
+
+    return data_dir() / "admin.sock"
+
+
+class AdminServer:
+    """Answers ``mqtui admin`` for one host."""
+
+    def __init__(self, host: SSHHost, path: Path) -> None:
+        self.host = host
+        self.path = path
+        self._server: asyncio.AbstractServer | None = None
+
+    async def start(self) -> None:
+        from mqtui.atomic import private_dir
+
+        private_dir(self.path.parent)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        old = os.umask(0o177)  # the socket is born 0600: nobody else can connect, not even for a moment
+        try:
+            self._server = await asyncio.start_unix_server(self._serve, path=str(self.path))
+        finally:
+            os.umask(old)
+        self.path.chmod(0o600)
+        log.info("admin socket %s (mqtui admin)", self.path)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            line = await asyncio.wait_for(reader.readline(), 10.0)
+            try:
+                request = json.loads(line[:MAX_REQUEST])
+                if not isinstance(request, dict):
+                    raise ValueError("a request is a JSON object")
+                answer = self.answer(request)
+            except (ValueError, TypeError, KeyError) as exc:
+                answer = {"ok": False, "error": str(exc)}
+            writer.write(json.dumps(answer).encode() + b"\n")
+            await writer.drain()
+        except (TimeoutError, ConnectionError, OSError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        host, cmd = self.host, request.get("cmd")
+        if cmd == "list":
+            return {"ok": True, **self.listing()}
+        if cmd == "kick":
+            sid = int(request["id"])
+            if not host.kick(sid, str(request.get("why") or "the host ended your session")):
+                return {"ok": False, "error": f"there is no session {sid}"}
+            return {"ok": True}
+        if cmd == "ban":
+            entry = host.gate.ban(str(request["what"]), str(request.get("note", "")))
+            kicked = [
+                s.id
+                for s in list(host.live.values())
+                if host.gate.banned(s.addr, s.who) == entry
+                and host.kick(s.id, "you are banned from this server")
+            ]
+            log.info("banned %s%s", entry, f" (ended sessions {kicked})" if kicked else "")
+            return {"ok": True, "ban": entry, "kicked": kicked}
+        if cmd == "unban":
+            if not host.gate.unban(str(request["what"])):
+                return {"ok": False, "error": f"{request['what']} is not banned"}
+            return {"ok": True}
+        if cmd == "say":
+            text = " ".join(str(request["text"]).split())[:500]
+            table = str(request.get("table", ""))
+            tables = [a for a in host.tables_now() if not table or a.game.game == table]
+            if not tables:
+                return {"ok": False, "error": f"there is no table {table}"}
+            reached = sum(a.message(f"Message from the host: {text}") for a in tables)
+            log.info("message to %s: %s", table or "every table", text)
+            return {"ok": True, "reached": reached}
+        return {"ok": False, "error": f"unknown command {cmd!r}"}
+
+    def listing(self) -> dict[str, Any]:
+        host = self.host
+        tables = [
+            {
+                "id": a.game.game,
+                "round": int(a.state.round),
+                "paused": a.paused,
+                "seats": [
+                    {"seat": i, "name": info.name, "kind": info.kind, "status": info.status}
+                    for i, info in enumerate(a.seat_infos())
+                ],
+                "spectators": len(a.spectators),
+            }
+            for a in host.tables_now()
+        ]
+        sessions = [
+            {
+                "id": s.id,
+                "addr": s.addr,
+                "who": s.who,
+                "table": s.table,
+                "seat": s.seat,
+                "since": round(s.since),
+            }
+            for s in host.live.values()
+        ]
+        return {"tables": tables, "sessions": sessions, "bans": dict(host.gate.bans)}
+
+
+async def request(path: Path, req: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+    """Send one request to the admin socket at ``path``; its answer."""
+    reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), timeout)
+    try:
+        writer.write(json.dumps(req).encode() + b"\n")
+        await writer.drain()
+        line = await asyncio.wait_for(reader.readline(), timeout)
+    finally:
+        writer.close()
+    answer: dict[str, Any] = json.loads(line)
+    return answer
+
+
+async def start_admin(host: SSHHost, path: str | None) -> AdminServer | None:
+    """The admin socket of ``host`` (``mqtui admin``) at ``path`` (None: DATA/admin.sock); None if it
+    cannot be made (said in the log: the host runs on without it)."""
+    admin = AdminServer(host, Path(path) if path else default_socket())
+    try:
+        await admin.start()
+    except OSError as exc:
+        log.warning("no admin socket at %s: %s", admin.path, exc.strerror or exc)
+        return None
+    return admin
