@@ -52,6 +52,7 @@ from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 from mqtui.ui.widgets.log import GameLog
 from mqtui.ui.widgets.map import MapView
+from mqtui.ui.widgets.race import RaceStrip
 from mqtui.ui.widgets.room_info import RoomInfo, player_styles, room_details
 from mqtui.ui.widgets.status import StatusBar
 from mqtui.ui.widgets.steady import SteadySwitcher
@@ -163,6 +164,7 @@ class GameScreen(SteadyScreen[None]):
         )
         sheet.compact, hand.compact, actions.compact = self._compact()
         yield StatusBar(seats, id="status").data_bind(GameScreen.snapshot)
+        yield RaceStrip(cards, id="race").data_bind(GameScreen.snapshot)
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 with SteadySwitcher(initial="map", id="main"):
