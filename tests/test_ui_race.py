@@ -38,7 +38,10 @@ def test_no_warning_below_level_9() -> None:
 def test_level_10_is_one_boss_fight_from_winning() -> None:
     store = store_for(FOUR)
     hero(store, 3).level = 10
-    assert race_warning(store.state, 3) == "Snaggletooth is Level 10, in the Entrance: one boss fight from winning"
+    assert (
+        race_warning(store.state, 3)
+        == "Snaggletooth is Level 10, in the Entrance: one boss fight from winning"
+    )
 
 
 def test_level_9_counts_the_rooms_to_the_entrance() -> None:
@@ -48,7 +51,10 @@ def test_level_9_counts_the_rooms_to_the_entrance() -> None:
     snag = hero(store, 3)
     snag.level, snag.x, snag.y = 9, 2, 0
     assert rooms_to_entrance(store.state, 2, 0) == 2
-    assert race_warning(store.state, 3) == "Snaggletooth is Level 9, 2 rooms from the Entrance: one kill from Level 10"
+    assert (
+        race_warning(store.state, 3)
+        == "Snaggletooth is Level 9, 2 rooms from the Entrance: one kill from Level 10"
+    )
 
 
 def test_warnings_leave_out_the_viewer_and_put_the_closest_first() -> None:

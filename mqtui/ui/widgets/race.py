@@ -1,7 +1,7 @@
 """The race strip under the status line: every hero's Level, Life and room, always in sight.
 
 Public facts only (never a hand or a card count). The hero whose turn it is is marked with "▶" (not by
-colour alone); a hero close to winning gets a warning line ("⚠ …", from :func:`mqtui.ui.race.race_warnings`).
+colour alone); the heroes close to winning get a warning line ("⚠ …", from :func:`mqtui.ui.race.race_warnings`).
 The heroes share one line when each gets room enough for its name and room, else they take two.
 """
 
@@ -78,8 +78,9 @@ def race_lines(
             line.append_text(t)
         line.rstrip()
         lines.append(line)
-    for warning in race_warnings(view, viewer):
-        line = Text("⚠ " + warning, "bold", no_wrap=True, overflow="ellipsis")
+    warnings = race_warnings(view, viewer)
+    if warnings:  # (one line at most: the closest to winning first)
+        line = Text("⚠ " + "; ".join(warnings), "bold", no_wrap=True, overflow="ellipsis")
         line.truncate(width, overflow="ellipsis")
         lines.append(line)
     return lines
