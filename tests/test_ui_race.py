@@ -9,8 +9,9 @@ from ui_helpers import add_room, empty_hands, give, hero, make_app, store_for
 
 from mqtui.engine.state import cell_key
 from mqtui.engine.view import view_for
+from mqtui.store import LogLine
 from mqtui.ui.app import MQApp
-from mqtui.ui.race import race_warning, race_warnings, rooms_to_entrance
+from mqtui.ui.race import Recaps, race_warning, race_warnings, rooms_to_entrance
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.widgets.race import RaceStrip
@@ -163,3 +164,54 @@ def test_rooms_to_entrance_over_unknown_ground() -> None:
     assert rooms_to_entrance(store.state, 0, 0) == 0
     assert cell_key(5, 5) not in store.state.grid
     assert rooms_to_entrance(store.state, 5, 5) is None
+
+
+# -- the recap at the start of your turn -------------------------------------------------------------
+
+
+def test_the_recap_says_what_the_others_did() -> None:
+    store = store_for(FOUR)
+    recaps = Recaps()
+    log = list(store.snapshot(0).log)
+    assert recaps.turn_started(store.state, log, 0) == []  # the first turn seen: nothing to tell
+    grizz, dame, snag = hero(store, 1), hero(store, 2), hero(store, 3)
+    grizz.level, grizz.kills = 3, 2
+    dame.deaths = 1
+    snag.level = 2
+    hero(store, 0).level = 5  # the viewer's own: not recapped
+    log += [
+        LogLine("curse", "Dame Pointy curses Ann with Curse! Demoted: That hero must lose 1 Level."),
+        LogLine("curse", "Dame Pointy curses Snaggletooth with Curse! Demoted: That hero must lose 1 Level."),
+    ]
+    assert recaps.turn_started(store.state, log, 0) == [
+        "▲ Grizzlebeard: Level 1 → 3, 2 kills",
+        "▲ Dame Pointy: died",
+        "▲ Snaggletooth: Level 1 → 2",
+        "☹ Dame Pointy curses Ann with Curse! Demoted",
+    ]
+    assert recaps.turn_started(store.state, log, 0) == []  # nothing new since
+
+
+async def test_the_recap_shows_when_your_turn_comes_round() -> None:
+    store = store_for((("Ann", "human"), ("Bob", "random")))
+    empty_hands(store)  # (nothing to play: every window passes by itself)
+    app = make_app(store)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        assert not [n for n in app._notifications if n.title == "Since your last turn"]
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        bob = hero(store, 1)
+        bob.level, bob.kills = 4, 3  # (as if Bob had fought on Ann's turn)
+        await pilot.press("space")  # Ann ends her turn; Bob plays his; Ann's comes round again
+        for _ in range(200):  # until Ann's next turn (declining Bob's calls for help on the way)
+            await pilot.pause()
+            snap = game.snapshot
+            assert snap is not None
+            if store.state.round == 2 and store.state.active == 0 and snap.n == store.state.n:
+                break
+            if snap.n == store.state.n and snap.legal:
+                await pilot.press("n" if any(a.kind == "decline" for a in snap.legal) else "space")
+        recaps = [n.message for n in app._notifications if n.title == "Since your last turn"]
+        assert recaps and recaps[0].startswith("▲ Bob: Level 1 → ")
+        assert "kills" in recaps[0]
