@@ -3,14 +3,18 @@ warning when a hero is close to winning, and nothing private in it (also over a 
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from screen_text import private_names
 from ui_helpers import add_room, empty_hands, give, hero, make_app, store_for
 
-from mqtui.engine.state import cell_key
+from mqtui.engine.actions import Action
+from mqtui.engine.state import WINDOW, Combat, Frame, cell_key
 from mqtui.engine.view import view_for
-from mqtui.store import LogLine
+from mqtui.store import LogLine, Snapshot
 from mqtui.ui.app import MQApp
+from mqtui.ui.flow import could_stop_a_win, counts_down
 from mqtui.ui.race import Recaps, race_warning, race_warnings, rooms_to_entrance
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.handoff import HandoffScreen
@@ -215,3 +219,16 @@ async def test_the_recap_shows_when_your_turn_comes_round() -> None:
         recaps = [n.message for n in app._notifications if n.title == "Since your last turn"]
         assert recaps and recaps[0].startswith("▲ Bob: Level 1 → ")
         assert "kills" in recaps[0]
+
+
+def test_a_window_that_could_stop_a_win_never_passes_by_itself() -> None:
+    """Another hero's boss fight, with a card to play: no countdown (an ordinary fight counts down)."""
+    store = store_for((("Ann", "human"), ("Bob", "human")))
+    view = copy.deepcopy(store.state)
+    view.frames = [*view.frames, Frame(kind=WINDOW, seat=1, stage="pre")]
+    legal = (Action(1, "pass"), Action(1, "play", hero(store, 1).hand[0]))
+    for boss, counts in ((False, True), (True, False)):
+        view.combat = Combat(x=0, y=0, active=0, monsters=[], boss=boss)
+        snap = Snapshot(seat=1, view=view, legal=legal, deciding=1, log=(), n=view.n)
+        assert counts_down(snap) is counts
+        assert could_stop_a_win(snap) is boss
