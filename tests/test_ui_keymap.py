@@ -11,6 +11,7 @@ from ui_helpers import make_app, store_for
 
 from mqtui.ui.keymap import check_keymap, key_label, known_bindings
 from mqtui.ui.screens.help import HelpScreen
+from mqtui.ui.settings import load_settings, save_settings
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 
 
@@ -95,3 +96,32 @@ async def test_a_bad_keymap_entry_is_said_not_a_crash() -> None:
         await pilot.press("j")  # the good entry still applies
         await pilot.pause()
         assert app.screen.query_one(HeroSheet).shown == 1
+
+
+def test_the_keymap_is_read_from_the_settings_file(tmp_path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"theme": "mq-dark", "keymap": {"game.heroes": "j", "game.help": 5}}')
+    settings = load_settings(path)
+    assert settings.keymap == {"game.heroes": "j", "game.help": 5}  # (checked when the app starts)
+    save_settings(settings, path)
+    assert load_settings(path).keymap == settings.keymap
+
+
+async def test_remapping_one_use_of_space_keeps_space_for_the_others() -> None:
+    """Space is Ready, End phase and Pass: giving Pass another key leaves End phase on space (Textual
+    alone would take space from all three), and that is no clash to report."""
+    store = store_for((("Ann", "human"), ("Bob", "random")))
+    app = make_app(store, keymap={"game.pass": "d"})
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        assert store.state.frames[-1].kind == "act" and store.state.active == 0
+        await pilot.press("space")  # End phase, still on space
+        await pilot.pause()
+        assert not (store.state.frames and store.state.frames[-1].kind == "act" and store.state.active == 0)
+        assert not [n for n in app._notifications if n.title == "Keymap in settings.json"]
+
+
+def test_a_key_given_twice_is_kept_for_the_siblings_only() -> None:
+    keymap, errors = check_keymap({"game.done": "d"}, known_bindings())
+    assert errors == []
+    assert keymap == {"game.done": "d", "game.end": "space", "game.pass": "space"}

@@ -163,7 +163,8 @@ class MQApp(App[None]):
 
         known = known_bindings([type(self)])
         self.keymap, errors = check_keymap(self.settings.keymap, known)
-        self._key_defaults = {i: b.key for i, b in known.items()}
+        self._key_defaults = known
+        self._clashes_said |= {i for i in self.keymap if i not in self.settings.keymap}  # (kept keys)
         for error in errors:
             self.notify(
                 f"{error}; that entry is left out.", title="Keymap in settings.json", severity="warning"
@@ -171,7 +172,8 @@ class MQApp(App[None]):
         self.set_keymap(self.keymap)
 
     def handle_bindings_clash(self, clashed_bindings: set[Binding], node: Any) -> None:
-        """A keymap that gives a key already in use: said once per clash (Textual asks at every key)."""
+        """A keymap that gives a key already in use: said once per clash (Textual asks at every key; the
+        bindings that keep their shared key, see ``check_keymap``, are no clash)."""
         for binding in clashed_bindings:
             if binding.id is not None and binding.id not in self._clashes_said:
                 self._clashes_said.add(binding.id)

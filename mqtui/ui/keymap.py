@@ -29,21 +29,22 @@ def _subclasses(cls: type[DOMNode]) -> Iterable[type[DOMNode]]:
         yield from _subclasses(sub)
 
 
-def _bindings(classes: Iterable[type]) -> dict[str, Binding]:
-    found: dict[str, Binding] = {}
+def _bindings(classes: Iterable[type]) -> dict[str, str]:
+    found: dict[str, list[str]] = {}
     for cls in classes:
         if not cls.__module__.startswith("mqtui."):
             continue
         own: list[BindingType] = list(cls.__dict__.get("BINDINGS", []))
-        for binding in Binding.make_bindings(own):
-            if binding.id is not None:
-                found.setdefault(binding.id, binding)
-    return found
+        for binding in Binding.make_bindings(own):  # (one Binding per key: "f1,question_mark" is two)
+            if binding.id is not None and binding.key not in found.setdefault(binding.id, []):
+                found[binding.id].append(binding.key)
+    return {binding_id: ",".join(keys) for binding_id, keys in found.items()}
 
 
-def known_bindings(extra: Iterable[type] = ()) -> dict[str, Binding]:
-    """Every binding with an id in the app's screens and widgets (all screen modules imported first:
-    most are imported only when opened), plus those of ``extra`` classes (the app's own)."""
+def known_bindings(extra: Iterable[type] = ()) -> dict[str, str]:
+    """Every binding id of the app's screens and widgets, with its own keys ("f1,question_mark"); all
+    screen modules are imported first (most are imported only when opened); ``extra``: classes
+    outside them (the app)."""
     import mqtui.ui.screens as screens
 
     for info in pkgutil.iter_modules(screens.__path__):
@@ -68,8 +69,12 @@ def key_problem(key: str) -> str | None:
     return None
 
 
-def check_keymap(raw: Mapping[str, object], known: Mapping[str, Binding]) -> tuple[dict[str, str], list[str]]:
-    """(the entries that can be used, one message for each that cannot)."""
+def check_keymap(raw: Mapping[str, object], known: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """(the entries that can be used, one message for each that cannot), ``known`` giving each binding
+    id its own keys.
+
+    Textual takes a remapped binding's old key away from every binding of that widget that shared it
+    (space is Ready, End phase and Pass): those keep their keys here, by entries of their own."""
     keymap: dict[str, str] = {}
     errors: list[str] = []
     for binding_id, value in raw.items():
@@ -87,6 +92,11 @@ def check_keymap(raw: Mapping[str, object], known: Mapping[str, Binding]) -> tup
             errors.append(f"{binding_id!r}: {problems[0]}")
             continue
         keymap[binding_id] = ",".join(keys)
+    for binding_id in list(keymap):
+        prefix, old = binding_id.split(".")[0] + ".", set(known[binding_id].split(","))
+        for other, own in known.items():
+            if other.startswith(prefix) and other not in keymap and old & set(own.split(",")):
+                keymap[other] = own
     return keymap, errors
 
 

@@ -116,6 +116,7 @@ class RaceStrip(Kept, NoLinks, Static):
         view = snap.view
         key = (
             width,
+            self.app.theme,  # (the heroes' names are in the theme's colours)
             snap.seat,
             view.active,
             tuple((h.level, h.life, h.x, h.y, h.dead) for h in view.heroes),
