@@ -12,6 +12,7 @@ from mqtui.bots import make_bot
 from mqtui.engine.state import STAGE_TURN
 from mqtui.engine.view import view_for
 from mqtui.store import LocalStore
+from mqtui.ui.flow import could_stop_a_win
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.settings import Settings
@@ -34,13 +35,14 @@ async def count_keys_off_turn(
     seed: int, size: tuple[int, int] = (80, 24), countdown: int | None = None
 ) -> dict[str, int]:
     """Play a whole game (Ann by a script, through the app); count what Ann had to press while another
-    player's turn was on: ``passes`` (space only to let the play go on), ``choices`` (a card she chose
+    player's turn was on: ``passes`` (space only to let the play go on), ``boss waits`` (space in a
+    boss fight of another hero, a window that never passes by itself), ``choices`` (a card she chose
     to play, an answer to a request for help), and the computer players' fights she was asked about."""
     store = store_for(PLAYERS, seed=seed, setup_done=False)
     script = make_bot("normal", seed=99)
     wait = Settings().pass_countdown if countdown is None else countdown  # default: the settings'
     app = local_app(store, pass_countdown=wait)
-    counts = {"passes": 0, "choices": 0, "fights": 0}
+    counts = {"passes": 0, "choices": 0, "fights": 0, "boss waits": 0}
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
         for _ in range(5000):
@@ -60,7 +62,9 @@ async def count_keys_off_turn(
             action = script.choose(store.engine, view_for(s, 0), 0, legal).action
             off_turn = s.stage == STAGE_TURN and s.active != 0
             if action.kind == "pass":
-                counts["passes"] += off_turn
+                # (a window in another hero's boss fight waits for Ann on purpose: her card could stop
+                # the win)
+                counts["boss waits" if could_stop_a_win(snap) else "passes"] += off_turn
                 await press(pilot, "space", lambda: store.state.n != n, "space to pass")  # noqa: B023
             else:
                 counts["choices"] += off_turn

@@ -116,6 +116,9 @@ class MQApp(App[None]):
         self._unfinished = False  # the game was not over when opened: keep it when it ends
         self.save_on_signals = save_on_signals
         self._signals_off: Callable[[], None] = lambda: None
+        self.keymap: dict[str, str] = {}  # the settings' keymap as used (mqtui.ui.keymap)
+        self._key_defaults: dict[str, str] = {}  # binding id to its own keys (with a keymap)
+        self._clashes_said: set[str] = set()
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(GAME_VARIABLES)
@@ -133,6 +136,7 @@ class MQApp(App[None]):
     def on_mount(self) -> None:
         for error in self.theme_errors:
             self.notify(error, title="Theme not loaded", severity="warning")
+        self._apply_keymap()
         if self.initial_store is not None:
             self.open_game(self.initial_store)
         elif self._new_game:
@@ -150,6 +154,34 @@ class MQApp(App[None]):
             from mqtui.ui.saving import end_autosave_writer
 
             end_autosave_writer(self.game_store)
+
+    def _apply_keymap(self) -> None:
+        """The settings file's keymap, checked: what is wrong is said and left out, the rest used."""
+        if not self.settings.keymap:
+            return  # (the screens' modules are imported only to check a keymap)
+        from mqtui.ui.keymap import check_keymap, known_bindings
+
+        known = known_bindings([type(self)])
+        self.keymap, errors = check_keymap(self.settings.keymap, known)
+        self._key_defaults = known
+        self._clashes_said |= {i for i in self.keymap if i not in self.settings.keymap}  # (kept keys)
+        for error in errors:
+            self.notify(
+                f"{error}; that entry is left out.", title="Keymap in settings.json", severity="warning"
+            )
+        self.set_keymap(self.keymap)
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: Any) -> None:
+        """A keymap that gives a key already in use: said once per clash (Textual asks at every key; the
+        bindings that keep their shared key, see ``check_keymap``, are no clash)."""
+        for binding in clashed_bindings:
+            if binding.id is not None and binding.id not in self._clashes_said:
+                self._clashes_said.add(binding.id)
+                self.notify(
+                    f"the key {binding.key!r} of {binding.id!r} is also given to another binding by the keymap",
+                    title="Keymap in settings.json",
+                    severity="warning",
+                )
 
     def watch_theme(self, theme: str) -> None:
         if self._mq_ready and theme in self.theme_labels and theme != self.settings.theme:
@@ -428,7 +460,7 @@ class MQApp(App[None]):
     def show_help(self) -> None:
         from mqtui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.keymap, self._key_defaults))
 
     def show_rules(self) -> None:
         from mqtui.ui.screens.rules import RulesScreen

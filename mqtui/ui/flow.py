@@ -32,9 +32,16 @@ def nothing_to_play(snap: Snapshot) -> bool:
     return in_window(snap) and all(a.kind == "pass" for a in snap.legal)
 
 
+def could_stop_a_win(snap: Snapshot) -> bool:
+    """A boss fight the viewer is not fighting in: a card played now may stop another hero winning."""
+    combat = snap.view.combat
+    return combat is not None and combat.boss and snap.seat not in (combat.active, combat.helper)
+
+
 def counts_down(snap: Snapshot) -> bool:
-    """Another player's fight, and the viewer could play a card in it: pass unless they stop the clock."""
-    return in_window(snap) and any(a.kind == "pass" for a in snap.legal)
+    """Another player's fight, and the viewer could play a card in it: pass unless they stop the clock
+    (never in a boss fight that another hero could win: that window waits for the viewer)."""
+    return in_window(snap) and any(a.kind == "pass" for a in snap.legal) and not could_stop_a_win(snap)
 
 
 class PassCountdown:

@@ -24,6 +24,8 @@ class Settings(msgspec.Struct, kw_only=True):
     handoff: bool = True  # hide the hand between human players on one keyboard
     opponents: str = "easy"  # the computer players of a new game, until the player picks others
     advisor: bool = True  # offer the advisor (key w, a line in the fight pane)
+    # binding id to keys ("game.search": "j"), checked by mqtui.ui.keymap before the app uses it
+    keymap: dict[str, object] = msgspec.field(default_factory=dict)
 
 
 def settings_path() -> Path:

@@ -40,6 +40,7 @@ from mqtui.ui.messages import (
     SnapshotArrived,
 )
 from mqtui.ui.partial import PARTIAL_FRAMES, PartialCompositor
+from mqtui.ui.race import Recaps
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.handoff import HandoffScreen
@@ -52,6 +53,7 @@ from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
 from mqtui.ui.widgets.log import GameLog
 from mqtui.ui.widgets.map import MapView
+from mqtui.ui.widgets.race import RaceStrip
 from mqtui.ui.widgets.room_info import RoomInfo, player_styles, room_details
 from mqtui.ui.widgets.status import StatusBar
 from mqtui.ui.widgets.steady import SteadySwitcher
@@ -70,6 +72,7 @@ KIND_KEYS: dict[str, ActionKind] = {
 MOVE_KEYS = {"shift+up": 0, "shift+right": 1, "shift+down": 2, "shift+left": 3}
 GREY_IN_TURN: frozenset[ActionKind] = frozenset(("search", "deal", "pickup", "buylevel"))
 RESULT_SECONDS = 2.5  # how long a fight's result stays up on small screens
+RECAP_SECONDS = 8  # the recap of the others' turns at the start of yours
 
 
 class GameScreen(SteadyScreen[None]):
@@ -149,6 +152,7 @@ class GameScreen(SteadyScreen[None]):
         self._kinds: tuple[tuple[Action, ...], frozenset[str]] = ((), frozenset())  # (legal, their kinds)
         self._actions_pane: ActionList | None = None  # (looked up once)
         self._combat_panes: list[CombatPane] | None = None  # (looked up once)
+        self._recaps = Recaps()  # each seat's race at the start of its last turn
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -163,6 +167,7 @@ class GameScreen(SteadyScreen[None]):
         )
         sheet.compact, hand.compact, actions.compact = self._compact()
         yield StatusBar(seats, id="status").data_bind(GameScreen.snapshot)
+        yield RaceStrip(cards, id="race").data_bind(GameScreen.snapshot)
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 with SteadySwitcher(initial="map", id="main"):
@@ -367,6 +372,8 @@ class GameScreen(SteadyScreen[None]):
                 self._autosave()
             self._turn_key = turn
             self.query_one(HeroSheet).shown = -1  # a new turn: back to your own hero
+            if view.active == snap.seat and self._plays(snap.seat) and not snap.over:
+                self._recap(snap)
         if snap.over and not self._over_shown:
             self._over_shown = True
             won = " and ".join(view.heroes[w].name for w in view.winners) or "Nobody"
@@ -377,6 +384,12 @@ class GameScreen(SteadyScreen[None]):
             self._clock.start(self.countdown, snap.n)
         if self._clock.running and self._clock.n != snap.n:
             self._clock.stop()
+
+    def _recap(self, snap: Snapshot) -> None:
+        """Your turn begins: what the others did since your last, in a few log-style lines."""
+        lines = self._recaps.turn_started(snap.view, snap.log, snap.seat)
+        if lines:
+            self.notify("\n".join(lines), title="Since your last turn", timeout=RECAP_SECONDS)
 
     @property
     def final_fight(self) -> Any:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 
+from mqtui.ui.keymap import key_label
 from mqtui.ui.screens.room import RoomScreen
 from mqtui.ui.widgets.map_canvas import LEGEND
 
@@ -77,14 +80,56 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 )
 
 
-def help_table() -> Table:
+# the rows whose keys a keymap can change (settings.json, mqtui.ui.keymap): their binding ids
+ROW_BINDINGS: dict[str, tuple[str, ...]] = {
+    "F1  ?": ("game.help",),
+    "Ctrl+P": ("game.palette",),
+    "q": ("game.quit",),
+    "Ctrl+Q": ("app.quit",),
+    "Space": ("game.done", "game.end", "game.pass"),
+    "Shift+arrows": ("game.north", "game.east", "game.south", "game.west"),
+    "s": ("game.search",),
+    "t": ("game.deal",),
+    "u": ("game.pickup",),
+    "f": ("game.challenge",),
+    "v": ("game.invite",),
+    "y / n": ("game.accept", "game.decline"),
+    "w": ("game.advice",),
+    "+": ("game.buylevel",),
+    "Ctrl+Z / Ctrl+Y": ("game.undo", "game.redo"),
+    "Ctrl+S": ("game.save",),
+    "m / a / h / l": ("game.focus_map", "game.focus_actions", "game.focus_hand", "game.focus_log"),
+    "c": ("game.combat",),
+    "o": ("game.heroes",),
+    "i": ("game.inspect",),
+    "W": ("game.why",),
+    "L / F3": ("game.history",),
+    "r / F2": ("game.rules", "game.cards"),
+    ".": ("map.home",),
+    "e  b  k": ("hand.equip", "hand.belt", "hand.stow"),
+    "$  g  x": ("hand.sell", "hand.give", "hand.discard"),
+}
+
+
+def keys_in_force(label: str, keymap: Mapping[str, str], defaults: Mapping[str, str]) -> str:
+    """A row's keys as they are now: its own label, unless the keymap changes one of its bindings."""
+    ids = ROW_BINDINGS.get(label, ())
+    if not any(i in keymap for i in ids):
+        return label
+    keys = dict.fromkeys(keymap.get(i, defaults.get(i, "")) for i in ids)  # (Space: one key, three ids)
+    return " / ".join(key_label(k) for k in keys if k)
+
+
+def help_table(keymap: Mapping[str, str] | None = None, defaults: Mapping[str, str] | None = None) -> Table:
+    """The help; with a ``keymap`` (binding id to keys) the keys it changes, ``defaults`` giving the keys
+    of the other bindings in a row it changes."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     for title, rows in SECTIONS:
         table.add_row(Text(title, "bold underline"), "")
         for key, what in rows:
-            table.add_row(key, what)
+            table.add_row(keys_in_force(key, keymap or {}, defaults or {}), what)
         table.add_row("", "")
     table.add_row(Text("Map legend", "bold underline"), "")
     table.add_row("", LEGEND)
@@ -106,5 +151,7 @@ class HelpScreen(RoomScreen):
     HelpScreen > VerticalScroll { width: 100; max-width: 96%; height: 90%; }
     """
 
-    def __init__(self) -> None:
-        super().__init__(help_table(), "Keys", "↑↓ PgUp PgDn scroll · Esc close")
+    def __init__(
+        self, keymap: Mapping[str, str] | None = None, defaults: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(help_table(keymap, defaults), "Keys", "↑↓ PgUp PgDn scroll · Esc close")
