@@ -24,7 +24,7 @@ from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.session import SeatSpec, new_store
 from mqtui.ui.settings import Settings
-from mqtui.ui.widgets.footer import KeySpec, QuietFooter
+from mqtui.ui.widgets.footer import DescribesKeys, KeySpec, QuietFooter
 
 
 def store_for(
@@ -337,11 +337,12 @@ def textual_specs(footer: QuietFooter) -> list[KeySpec]:
     for, where the footer asks only for the keys it can show)."""
     app, active = footer.app, footer.screen.active_bindings
     firsts: dict[str, KeySpec] = {}
-    for _node, binding, enabled, tooltip in active.values():
+    for node, binding, enabled, tooltip in active.values():
         if binding.show and binding.action not in firsts:
             display = app.get_key_display(binding)
+            words = node.describe_binding(binding) if isinstance(node, DescribesKeys) else binding.description
             firsts[binding.action] = KeySpec(
-                binding.key, display, binding.description, binding.action, not enabled, tooltip
+                binding.key, display, words, binding.action, not enabled, tooltip
             )
     specs = list(firsts.values())
     palette = active.get(app.COMMAND_PALETTE_BINDING)

@@ -44,6 +44,7 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self._labels: list[Text] = []  # each action's whole label
         self._lit = 0  # the highlighted one (shown whole)
         self._notice = ""  # the line shown when there is nothing to do ("Waiting for Bo…"), else ""
+        self.enter_words = "Do it"  # what the footer says Enter does
 
     def watch_compact(self) -> None:
         self._key = None
@@ -126,11 +127,13 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
             words = self._labels[i].plain.split(" ", 1)[-1]
             if len(words) > ENTER_WORDS:
                 words = words[: ENTER_WORDS - 1].rstrip() + "…"
-        current = self._bindings.key_to_bindings.get("enter", [])
-        if current and current[0].description == words:
-            return
-        self._bindings.key_to_bindings["enter"] = [Binding("enter", "do", words, id="actions.do")]
-        self.refresh_bindings()
+        if words != self.enter_words:
+            self.enter_words = words
+            self.refresh_bindings()
+
+    def describe_binding(self, binding: Binding) -> str:
+        """What the footer says a key of this pane does (Enter: the highlighted action)."""
+        return self.enter_words if binding.id == "actions.do" else binding.description
 
     def _recut(self) -> None:
         if self._labels and self.option_count == len(self._labels):
