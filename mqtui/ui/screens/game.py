@@ -39,7 +39,6 @@ from mqtui.ui.messages import (
     RoomSelected,
     SnapshotArrived,
 )
-from mqtui.ui.partial import PARTIAL_FRAMES, PartialCompositor
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.handoff import HandoffScreen
@@ -127,8 +126,6 @@ class GameScreen(SteadyScreen[None]):
 
     def __init__(self, store: GameStore, *, handoff: bool = True, countdown: int = 3) -> None:
         super().__init__()
-        if PARTIAL_FRAMES:
-            self._compositor = PartialCompositor()  # a frame draws only the panes that changed
         self.store = store
         self.cards = store.cards
         self.seats = store.seats
