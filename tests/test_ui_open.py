@@ -6,30 +6,14 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from textual.css.stylesheet import Stylesheet
 from ui_helpers import local_app, make_app, running, settle, store_for
 from waiting import wait_until
 
 from mqtui.store import LocalStore
 from mqtui.ui.screens.game import GameScreen
-from mqtui.ui.stylesheet import SharedStylesheet
 from mqtui.ui.widgets.actions import ActionList
 from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
-
-
-async def test_a_second_app_takes_the_css_parsed_by_the_first() -> None:
-    """(If Textual renames the private method SharedStylesheet overrides, this fails: every app would
-    parse its CSS again, as before.)"""
-    assert "_parse_rules" in vars(Stylesheet)
-    rules = []
-    for _ in range(2):
-        app = make_app(None)
-        async with running(app):
-            assert isinstance(app.stylesheet, SharedStylesheet)
-            rules.append(list(app.stylesheet.rules))
-    assert rules[0] and len(rules[0]) == len(rules[1])
-    assert all(a is b for a, b in zip(rules[0], rules[1], strict=True))
 
 
 async def test_another_theme_gets_its_own_colours() -> None:

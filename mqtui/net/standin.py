@@ -19,7 +19,6 @@ from textual.widgets import Input, Static
 from mqtui.engine.actions import SPECS, Action, EngineError, parse, to_text
 from mqtui.net.remote_app import Allowed, RemoteApp
 from mqtui.store import GameStore, Snapshot
-from mqtui.ui.stylesheet import SharedStylesheet
 
 
 def describe(store: GameStore, action: Action) -> str:
@@ -47,7 +46,6 @@ class StandInApp(App[None]):
 
     def __init__(self, store: GameStore) -> None:
         super().__init__()
-        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # parsed once per process
         self.store = store
         self._can_show = False
         self._term_size: tuple[int, int] | None = None

@@ -21,7 +21,6 @@ from mqtui.ui.appref import GameApp
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from mqtui.ui.settings import Settings, load_settings, save_settings
-from mqtui.ui.stylesheet import SharedStylesheet
 from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
 
 if TYPE_CHECKING:  # the game's modules load when a game starts, not with the title screen
@@ -85,7 +84,6 @@ class MQApp(App[None]):
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
         super().__init__()
-        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # parsed once per process
         self.set_class(self.no_color, "-no-color")  # (Textual reads and removes NO_COLOR above)
         for theme in loaded.themes.values():
             self.register_theme(theme)

@@ -13,6 +13,7 @@ from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
+from mqtui.ui.widgets.footer import DescribesKeys
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
@@ -20,7 +21,7 @@ from mqtui.ui.widgets.steady import SteadyScroll
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 
 
-class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
+class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
 
     BINDINGS = [

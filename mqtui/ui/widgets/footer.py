@@ -13,7 +13,7 @@ lit and gives its tooltip, if it has one.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -30,11 +30,11 @@ from mqtui.ui.widgets.nolinks import NoLinks
 BAR = "▏"  # the left edge before the command palette's key (Textual's ``vkey`` border)
 
 
-@runtime_checkable
-class DescribesKeys(Protocol):
-    """A widget whose keys' words change (the footer asks it, rather than the binding)."""
+class DescribesKeys:
+    """Mix in for a widget whose keys' words change (the footer asks it, rather than the binding)."""
 
-    def describe_binding(self, binding: Binding) -> str: ...
+    def describe_binding(self, binding: Binding) -> str:
+        return binding.description
 
 
 class KeySpec(NamedTuple):
