@@ -21,8 +21,12 @@ from typing import Any
 from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.dom import DOMNode
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import RichLog
 
-__all__ = ["ActionGate", "XTermParser"]
+__all__ = ["ActionGate", "XTermParser", "forget_log_lines", "log_line", "log_size_known", "update_scrollbars"]
 
 
 # -- 2. one gate for every key binding's state ------------------------------------------------------------
@@ -50,3 +54,38 @@ class ActionGate(App[Any]):
         if isinstance(action, str) and not self.allows_action(action, default_namespace or self):
             return False
         return await super().run_action(action, default_namespace, namespaces)
+
+
+# -- 3. RichLog's line store ---------------------------------------------------------------------------------
+# The game log (mqtui.ui.widgets.log.GameLog) is a RichLog that writes its wrapped lines itself (a whole
+# log wrapped once, a hot-seat hand-off taking back another seat's lines, an undo dropping the newest
+# entries' lines): RichLog has ``write`` and ``clear`` only. After setting ``lines`` it must forget the
+# lines RichLog drew from the old ones, and it draws each line as RichLog does, keeping the styled copy.
+# (Textual 8.2.8: textual/widgets/_log.py ``RichLog._line_cache``, ``_deferred_renders``, ``_size_known``,
+# ``_render_line(y, scroll_x, width)``.) The way out: a ScrollView of its own (docs/textual.md).
+
+
+def log_size_known(log: RichLog) -> bool:
+    """Whether the log knows its width (RichLog defers writes until it does)."""
+    return bool(getattr(log, "_size_known", True))
+
+
+def forget_log_lines(log: RichLog) -> None:
+    """After ``log.lines`` was set: RichLog draws every line afresh, and drops writes it had deferred."""
+    log._line_cache.clear()
+    log._deferred_renders.clear()
+
+
+def log_line(log: RichLog, y: int, scroll_x: int, width: int) -> Strip:
+    """Line ``y`` of the log's lines as RichLog draws it (cropped from ``scroll_x``, ``width`` cells)."""
+    return log._render_line(y, scroll_x, width)
+
+
+# -- 4. a scrolling widget's scroll bars ---------------------------------------------------------------------
+# A pane of a set size whose virtual size changed (new lines) updates its scroll bars without the layout of
+# the whole screen Textual would ask for (mqtui.ui.widgets.steady.SteadyScroll). (Textual 8.2.8:
+# ``Widget._scroll_update(virtual_size)``, what Widget._size_updated calls.)
+
+
+def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
+    widget._scroll_update(virtual_size)

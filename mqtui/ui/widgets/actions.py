@@ -91,8 +91,7 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             if text != self._notice:  # while others play, most snapshots leave it as it is
                 self._notice = text
-                with self.rows_only():
-                    self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
+                self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
         else:
             self._labels = [
                 Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
@@ -100,11 +99,8 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
             ]
             self._lit = 0
             self._notice = ""
-            with self.rows_only():
-                self.set_options(
-                    self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries))
-                )
-                self.highlighted = 0
+            self.set_options(self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
+            self.highlighted = 0
         self._name_enter()
         if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
             self.refresh_bindings()
