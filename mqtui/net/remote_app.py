@@ -154,6 +154,10 @@ class WakingEvent(threading.Event):
 
     def clear(self) -> None:
         super().clear()
+        self.drain()
+
+    def drain(self) -> None:
+        """Empty the pipe (the flag stays as it is)."""
         if not self.closed:
             with contextlib.suppress(OSError):
                 while os.read(self.wake_r, 512):
@@ -221,7 +225,7 @@ class SessionDriver(LinuxDriver):
                 ready = selector.select(settle if quiet < 2 else None)
                 got = reading and any(key.fd == fileno for key, _ in ready)
                 if not stop.is_set() and any(key.fd == stop.wake_r for key, _ in ready):
-                    stop.clear()  # (a wake-up left over: never a busy loop)
+                    stop.drain()  # (a wake-up left over: never a busy loop; a stop set meanwhile stays set)
                 if got and not read():
                     reading = False
                     selector.unregister(fileno)  # at its end: wait for the stop only
