@@ -19,38 +19,16 @@ together on one worker with ``pytest.mark.xdist_group("name")``.
 
 from __future__ import annotations
 
-import gc
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from engine_helpers import engine as base_engine
-from precompile import precompile
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
 
 from mqtui.engine.game import Engine
-
-# Python's default collector thresholds (700, 10, 10) run a full collection every ~70,000 net allocations;
-# with a worker's heap of a few hundred thousand objects (content, engines, Textual's apps) each one takes
-# ~0.2 s of CPU, and the UI tests allocate enough for dozens of them (6.7 of the 26 CPU-seconds of the small
-# UI tests, measured with gc.callbacks). Rarer collections free the same garbage for a fraction of that.
-gc.set_threshold(2000, 20, 50)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):  # xdist's controller
-        precompile(config, Path(__file__).resolve().parent.parent / "mqtui")
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """No collection at the very end: pytest's check for exceptions raised in finalizers (which only warns)
-    ends each process with five full collections, and what the rare collections above left is a heap of
-    finished apps by then: 1.3-2 CPU-seconds per worker, each worker's last act (measured on four UI and
-    bot test files in one process: 12.8 -> 10.3 s wall, 10.8 -> 9.4 s user). ``gc.freeze`` moves every
-    object out of the collector's reach, so those collections find nothing to do; the process ends."""
-    gc.freeze()
 
 
 @pytest.fixture(scope="session")

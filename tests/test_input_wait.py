@@ -1,9 +1,10 @@
-"""The terminal's input thread sleeps until a key comes (an idle session costs no CPU), and still
-tells a lone Esc from the start of a key's sequence (mqtui/net/remote.py, ``prompt_input_stop``).
+"""The terminal's input thread sleeps until a key comes (an idle session costs no CPU), still tells a
+lone Esc from the start of a key's sequence, and ends on a hung-up terminal without spinning
+(mqtui/net/remote_app.py, ``SessionDriver``).
 
-Textual's Linux driver polls its terminal every 0.1 s; with the stop on a wake pipe, its wait has no
-time limit unless the parser holds an Esc. The driver's own input loop runs here in its thread on a
-pipe standing in for the terminal; what the loop asks of its selector is recorded.
+Textual's Linux driver polls its terminal every 0.1 s; with the stop on a wake pipe, the session
+driver's wait has no time limit unless the parser may hold an Esc. The driver's input loop runs here in
+its thread on a pipe standing in for the terminal; what the loop asks of its selector is recorded.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from typing import Any
 import pytest
 from textual import events
 from textual.constants import ESCAPE_DELAY
-from textual.drivers.linux_driver import LinuxDriver
 
-from mqtui.net.remote import prompt_input_stop
+from mqtui.net.remote_app import SessionDriver
 
 WAIT = 10.0  # (a bound for a stuck thread, never reached when all is well)
 
@@ -26,7 +26,6 @@ WAIT = 10.0  # (a bound for a stuck thread, never reached when all is well)
 async def test_the_input_thread_sleeps_until_a_key_and_a_lone_esc_is_still_the_esc_key(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    prompt_input_stop()
     waits: list[float | None] = []
     idle = threading.Event()  # the thread waits with no time limit
     select = selectors.SelectSelector.select
@@ -48,7 +47,7 @@ async def test_the_input_thread_sleeps_until_a_key_and_a_lone_esc_is_still_the_e
                 got.notify_all()
 
     terminal, typing = os.pipe()
-    driver = LinuxDriver(None, debug=False, mouse=False, size=(80, 24))  # type: ignore[arg-type]
+    driver = SessionDriver(None, debug=False, mouse=False, size=(80, 24))
     driver.fileno = terminal
     driver.process_message = process_message  # type: ignore[method-assign]
     thread = threading.Thread(target=driver.run_input_thread, daemon=True)
@@ -70,9 +69,18 @@ async def test_the_input_thread_sleeps_until_a_key_and_a_lone_esc_is_still_the_e
         with got:
             assert got.wait_for(lambda: len(keys) == 3, WAIT)
         assert keys == ["escape", "up", "q"]
+
+        assert idle.wait(WAIT)
+        idle.clear()
+        os.close(typing)  # the terminal hangs up: no more reading, a wait for the stop alone (no spinning)
+        typing = -1
+        assert idle.wait(WAIT)
+        assert thread.is_alive()
     finally:
         driver.exit_event.set()  # the stop wakes the sleeping thread
         thread.join(WAIT)
-        os.close(typing)
+        if typing >= 0:
+            os.close(typing)
         os.close(terminal)
+        driver.close()
     assert not thread.is_alive()

@@ -110,22 +110,6 @@ async def test_a_forked_app_that_hangs_is_ended_by_a_signal(
         await forks.close()
 
 
-async def test_the_stand_in_apps_of_a_process_share_the_css_parsed_once() -> None:
-    """(What a fork server's warm-up parses, its forked session apps take as they are.)"""
-    from ui_helpers import store_for
-
-    from mqtui.net.standin import StandInApp
-
-    rules = []
-    for _ in range(2):
-        app = StandInApp(store_for())
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            rules.append(list(app.stylesheet.rules))
-    assert rules[0] and len(rules[0]) == len(rules[1])
-    assert all(a is b for a, b in zip(rules[0], rules[1], strict=True))
-
-
 @contextlib.asynccontextmanager
 async def _forked_host(tmp_path: Path, forks: ForkServer | None) -> AsyncIterator[tuple[Authority, SSHHost]]:
     """A two-seat table behind an SSH host whose sessions' apps (the stand-in) come from a fork server:

@@ -85,9 +85,8 @@ async def test_the_footer_takes_a_new_theme() -> None:
 
 
 async def test_the_footer_shows_the_keys_textuals_active_bindings_give() -> None:
-    """The footer asks ``check_action`` only about the keys it can show: in each pane, in a phase
-    where Enter, Space and Ctrl+Z change meaning, and in a dialog with its own footer, it shows what
-    asking about every key of the screen shows."""
+    """The footer shows what Textual's ``Screen.active_bindings`` give, in each pane, in a phase where
+    Enter, Space and Ctrl+Z change meaning, and in a dialog with its own footer."""
     store = store_for()
     app = make_app(store)
     async with app.run_test(size=(200, 24)) as pilot:  # wide: every key shown fits

@@ -1,6 +1,6 @@
 """What reaches the terminal, frame by frame, adds up to what the screen shows.
 
-The game screen draws only the panes (and their rows) that changed in a frame (mqtui/ui/partial.py).
+The game screen's panes draw only their rows that changed in a frame (Widget.refresh of a region).
 A virtual 80x24 terminal here applies every frame's update as a real terminal would; after each frame
 it must hold, cell for cell (character and style), a full drawing of the screen.
 """
@@ -18,7 +18,6 @@ from rich.style import Style
 from textual.screen import Screen
 from ui_helpers import local_app, settle, store_for
 
-from mqtui.ui.partial import PartialCompositor
 from mqtui.ui.screens.game import GameScreen
 
 W, H = 80, 24
@@ -120,7 +119,6 @@ async def test_each_frame_leaves_the_terminal_as_the_screen_is_drawn(monkeypatch
             store.apply(rng.choice(list(store.engine.legal(store.state, who))))
             await settle(pilot, app)  # (ends with a frame)
             assert isinstance(app.screen, GameScreen)
-            assert isinstance(app.screen._compositor, PartialCompositor)  # this Textual keeps the override
             whole = drawn_whole(app.screen)
             wrong = [(x, y) for y in range(H) for x in range(W) if whole[y][x] != terminal.cells[y][x]]
             assert not wrong, f"{len(wrong)} cells differ, the first at {wrong[0]}"

@@ -6,36 +6,14 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import pytest
-from rich.console import RenderableType
-from textual._compositor import LayoutUpdate
-from textual.css.stylesheet import Stylesheet
-from textual.screen import Screen
 from ui_helpers import local_app, make_app, running, settle, store_for
 from waiting import wait_until
 
 from mqtui.store import LocalStore
-from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
-from mqtui.ui.screens.steady import SteadyScreen
-from mqtui.ui.stylesheet import SharedStylesheet
 from mqtui.ui.widgets.actions import ActionList
 from mqtui.ui.widgets.hand import CardList
 from mqtui.ui.widgets.hero_sheet import HeroSheet
-
-
-async def test_a_second_app_takes_the_css_parsed_by_the_first() -> None:
-    """(If Textual renames the private method SharedStylesheet overrides, this fails: every app would
-    parse its CSS again, as before.)"""
-    assert "_parse_rules" in vars(Stylesheet)
-    rules = []
-    for _ in range(2):
-        app = make_app(None)
-        async with running(app):
-            assert isinstance(app.stylesheet, SharedStylesheet)
-            rules.append(list(app.stylesheet.rules))
-    assert rules[0] and len(rules[0]) == len(rules[1])
-    assert all(a is b for a, b in zip(rules[0], rules[1], strict=True))
 
 
 async def test_another_theme_gets_its_own_colours() -> None:
@@ -96,24 +74,3 @@ async def test_a_closed_game_app_stops_its_autosave_writer() -> None:
         assert writer.is_alive()
     assert not writer.is_alive()
     assert LocalStore.load(path, store.engine).snapshot().n == store.snapshot().n
-
-
-async def test_a_game_screen_opens_with_one_whole_frame(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Textual draws a new screen when it lays it out, then the whole screen again for the repaint its
-    showing asks for (and again for the end of its mounting); a SteadyScreen draws it whole once.
-    (test_ui_frames checks that the terminal holds the screen as drawn, frame by frame.)"""
-    assert "_compositor_refresh" in vars(Screen) and "_compositor_refresh" in vars(SteadyScreen)
-    whole: list[Screen[object]] = []
-    display = MQApp._display
-
-    def counting(app: MQApp, screen: Screen[object], update: RenderableType | None) -> None:
-        if isinstance(update, LayoutUpdate):
-            whole.append(screen)
-        display(app, screen, update)
-
-    monkeypatch.setattr(MQApp, "_display", counting)
-    for app in (make_app(store_for()), local_app(store_for())):
-        whole.clear()
-        async with running(app):
-            assert isinstance(app.screen, GameScreen)
-            assert whole == [app.screen]

@@ -14,7 +14,6 @@ from ui_helpers import (
     add_monster,
     add_room,
     empty_hands,
-    fire_timer,
     give,
     hero,
     local_app,
@@ -125,7 +124,8 @@ async def test_fight_by_keys_with_an_item_and_a_one_shot(monkeypatch: pytest.Mon
         assert any("beats" in line and "Skeleton Intern" in line for line in log)
         assert "beats" in pane.plain_text()  # the last fight's result stays in the pane
         assert screen.query_one(ContentSwitcher).current == "combat-main"
-        await fire_timer(pilot, screen, screen._back_to_map)  # ... for a moment
+        screen.back_to_map()  # ... for a moment (what its timer does, RESULT_SECONDS later)
+        await pilot.pause()
         assert screen.query_one(ContentSwitcher).current == "map"
 
 

@@ -1,8 +1,7 @@
 """Frames that draw less still show what a whole drawing shows; a pane key draws its pane focused.
 
-A player acting by keys changes the actions and hand panes (redrawn row by row: ``rows_only`` in
-mqtui/ui/widgets/options.py), the footer (its lines kept by the keys shown), the log and its scroll
-bar (drawn when it looks different: ``QuietBar`` in mqtui/ui/widgets/steady.py) and the focus. After each
+A player acting by keys changes the actions and hand panes, the footer (its lines kept by the keys
+shown), the log and its scroll bar, and the focus. After each
 frame the terminal must hold, cell for cell, a full drawing of the screen (the terminal and the full
 drawing are those of tests/test_ui_frames.py).
 """

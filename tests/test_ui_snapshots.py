@@ -152,8 +152,8 @@ async def test_game_screen_no_color_shows_the_selection(svg_snapshot, monkeypatc
     async def hand_focused(pilot) -> None:
         await _move(pilot)
         hand = app.screen.query_one(CardList)
-        await press(pilot, "h", lambda: app.focused is hand)
-        await press(pilot, "down", lambda: hand.highlighted == 1)
+        # (the hand, focused, lights its first card: the row under its heading)
+        await press(pilot, "h", lambda: app.focused is hand and hand.highlighted == 1)
 
     assert svg_snapshot == await screenshot(app, (80, 24), hand_focused)
 

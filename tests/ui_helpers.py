@@ -7,14 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
-from textual import events
-from textual.app import App
-from textual.drivers.headless_driver import HeadlessDriver
-from textual.geometry import Size
-from textual.keys import key_to_character
-from textual.message_pump import MessagePump
 from textual.pilot import Pilot
-from textual.widget import Widget
 from waiting import SAFETY_NET
 
 from mqtui.engine.actions import Action
@@ -24,7 +17,7 @@ from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.session import SeatSpec, new_store
 from mqtui.ui.settings import Settings
-from mqtui.ui.widgets.footer import KeySpec, QuietFooter
+from mqtui.ui.widgets.footer import DescribesKeys, KeySpec, QuietFooter
 
 
 def store_for(
@@ -147,85 +140,35 @@ def shows_latest(app: MQApp) -> bool:
     store, screen = app.game_store, _game_screen(app)
     if store is None or screen is None:
         return False
-    task = getattr(store, "_task", None)
-    if task is not None and not task.done():
+    if isinstance(store, LocalStore) and store.bots_running:
         return False
     shown = screen.snapshot
-    return (shown is not None and shown.n == store.snapshot().n) or screen._pending is not None
-
-
-def _busy(pump: MessagePump) -> bool:
-    """Whether a message pump has messages waiting, is handling one, or has callbacks to run after it
-    (an idle pump's task waits on its queue's ready event: Textual's queue counts nothing else)."""
-    queue = pump._message_queue
-    waiting = queue.ready_event._waiters  # type: ignore[attr-defined]
-    return bool(queue.values or pump._next_callbacks or pump._pending_message is not None or not waiting)
+    return (shown is not None and shown.n == store.snapshot().n) or screen.holding_back
 
 
 async def drain(pilot: Pilot[object]) -> None:
-    """Until every widget of the screen on top (and the app) has handled what was posted to it so far.
-
-    What ``Pilot.press`` waits for after a key (``Pilot._wait_for_screen``), asking only the widgets
-    that have something to handle: that one asks every widget of the screen to run a callback, each
-    waking up to run it and an idle handler (a game screen: ~0.7 ms, at every step of a game and
-    every poll of :func:`until`). (``Pilot.pause`` adds an idle wait of at least 20 ms of sleep and a
-    redraw, which a game of a few hundred steps pays thousands of times.)"""
-    await _drain_once(pilot.app)
-
-
-DRAIN_ROUNDS = 20
-
-
-async def _drain_once(app: App[object]) -> bool:
-    """Wait until the pumps busy now have handled what they hold; whether there were any."""
-    pumps = [pump for pump in (app, *app.screen.walk_children(with_self=True)) if _busy(pump)]
-    left = len(pumps)
-    if not left:
-        await asyncio.sleep(0)
-        return False
-    all_done = asyncio.Event()
-
-    def one_done() -> None:
-        nonlocal left
-        left -= 1
-        if left == 0:
-            all_done.set()
-
-    for pump in pumps:
-        if not pump.call_later(one_done):  # (closing)
-            one_done()
-    if all_done.is_set():
-        return True
-    waits = [asyncio.ensure_future(all_done.wait()), asyncio.ensure_future(app._exception_event.wait())]
-    _, pending = await asyncio.wait(waits, timeout=SAFETY_NET, return_when=asyncio.FIRST_COMPLETED)
-    for task in pending:
-        task.cancel()
-    if len(pending) == len(waits):
-        raise AssertionError(f"the widgets did not handle their messages within {SAFETY_NET:g} s")
-    return True
+    """Until the app is idle: what was posted to it so far handled, the screen drawn (``Pilot.pause``)."""
+    await pilot.pause()
 
 
 async def until(
     pilot: Pilot[object], condition: Callable[[], object], what: str, timeout: float = SAFETY_NET
 ) -> None:
-    """Until ``condition()`` holds, letting the app handle its messages in between (no idle sleeps)."""
+    """Until ``condition()`` holds, the app left to run until idle in between (``Pilot.pause``); an
+    assertion error if it does not within ``timeout`` seconds (a safety net, never the meaning)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
-        await drain(pilot)
+        await pilot.pause()
         if condition():
             return
         if loop.time() > end:
             raise AssertionError(f"{what} was not met within {timeout:g} s")
-        await asyncio.sleep(0.001)  # (a timer or a worker may be what it waits for)
 
 
 async def press(pilot: Pilot[object], key: str, done: Callable[[], object], what: str = "") -> None:
-    """Press ``key`` and wait until ``done()``: the key's effect, which the caller knows.
-
-    ``Pilot.press`` waits for the app to be idle twice per key (at least 40 ms of sleep); a test that
-    knows what the key does waits for exactly that instead."""
-    pilot.app.post_message(events.Key(key, key_to_character(key)))
+    """Press ``key`` (``Pilot.press``) and wait until ``done()``: the key's effect, which the caller knows."""
+    await pilot.press(key)
     await until(pilot, done, what or f"the effect of {key!r}")
 
 
@@ -243,22 +186,9 @@ def notes(app: MQApp) -> list[str]:
     return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
-async def fire_timer(pilot: Pilot[object], widget: Widget, callback: Callable[[], object]) -> None:
-    """Fire now the timer ``widget`` set to call ``callback`` (a test that need not wait its seconds;
-    set its interval long, so that only this fires it)."""
-    timer = next((t for t in widget._timers if getattr(t._callback, "args", ()) == (callback,)), None)
-    assert timer is not None, f"no timer set for {callback}"
-    timer.stop()
-    await timer._tick(next_timer=0.0, count=1)
-    await drain(pilot)
-
-
 async def resize(pilot: Pilot[object], size: tuple[int, int], done: Callable[[], object], what: str) -> None:
-    """Resize the terminal (as ``Pilot.resize_terminal``, without its idle wait) until ``done()``."""
-    app = pilot.app
-    assert isinstance(app._driver, HeadlessDriver)  # (what run_test runs)
-    app._driver._size = Size(*size)
-    app.post_message(events.Resize(Size(*size), Size(*size)))
+    """Resize the terminal (``Pilot.resize_terminal``) and wait until ``done()``."""
+    await pilot.resize_terminal(*size)
     await until(pilot, done, what)
 
 
@@ -278,16 +208,9 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
 
 
 async def redraw(pilot: Pilot[object]) -> None:
-    """Draw the screen on top now (layout and sizes current), once what was posted to it is handled,
-    and what that posted in turn: the redraw ``Pilot.pause`` ends with, without its idle wait.
-
-    (A message bubbles up one widget at a time: the map's cursor reaches the room lines through four
-    containers and the screen. A frame drawn while it was on its way left the room lines of the room
-    before on the terminal, the new ones asked for just after.)"""
-    for _ in range(DRAIN_ROUNDS):  # (a widget that posts to itself for ever: no endless wait)
-        if not await _drain_once(pilot.app):
-            break
-    pilot.app.screen._on_timer_update()
+    """Draw the screen on top now (layout and sizes current), once what was posted to it is handled:
+    ``Pilot.pause``, which ends with a redraw."""
+    await pilot.pause()
 
 
 @contextlib.asynccontextmanager
@@ -337,11 +260,12 @@ def textual_specs(footer: QuietFooter) -> list[KeySpec]:
     for, where the footer asks only for the keys it can show)."""
     app, active = footer.app, footer.screen.active_bindings
     firsts: dict[str, KeySpec] = {}
-    for _node, binding, enabled, tooltip in active.values():
+    for node, binding, enabled, tooltip in active.values():
         if binding.show and binding.action not in firsts:
             display = app.get_key_display(binding)
+            words = node.describe_binding(binding) if isinstance(node, DescribesKeys) else binding.description
             firsts[binding.action] = KeySpec(
-                binding.key, display, binding.description, binding.action, not enabled, tooltip
+                binding.key, display, words, binding.action, not enabled, tooltip
             )
     specs = list(firsts.values())
     palette = active.get(app.COMMAND_PALETTE_BINDING)

@@ -63,9 +63,9 @@ def make_app(
 
 def run_app(app: MQApp) -> int:
     """Run the app; its exit code (128 + the signal when SIGTERM or SIGHUP ended a game, after saving it)."""
-    from mqtui.net.remote import prompt_input_stop
+    from mqtui.net.remote_app import use_session_driver
 
-    prompt_input_stop()  # a quit gives the terminal back without waiting out Textual's input polls
+    use_session_driver(app)  # a quit gives the terminal back without waiting out Textual's input polls
     app.run()
     return int(app.return_code or 0)
 

@@ -25,25 +25,32 @@ APPS = ("auto", "mqapp", "standin")
 
 
 def seat_app(choice: str = "auto") -> AppFactory:
-    """The factory of a networked seat's app (``choice``: one of :data:`APPS`)."""
+    """The factory of a networked seat's app (``choice``: one of :data:`APPS`); with ``remote``, the app's
+    served form, whose commands and keys are an allow list (:mod:`mqtui.net.remote_app`)."""
     choice = os.environ.get("MQTUI_NET_APP", choice)
     if choice not in APPS:
         raise ValueError(f"unknown app {choice!r} (one of {', '.join(APPS)})")
 
-    def make(store: GameStore) -> App[None]:
-        from mqtui.net.standin import StandInApp
+    def make(store: GameStore, remote: bool = False) -> App[None]:
+        if choice != "standin":
+            try:
+                from mqtui.ui.app import MQApp
 
-        if choice == "standin":
-            return StandInApp(store)
-        try:
-            from mqtui.ui.app import MQApp
+                full = MQApp
+                if remote:
+                    from mqtui.net.served import RemoteMQApp
 
-            return MQApp(store=store, save_settings_file=False)  # a remote player keeps the host's settings
-        except Exception as exc:
-            if choice == "mqapp":
-                raise
-            print(f"mqtui: the full app failed to start ({exc}); using the plain one", file=sys.stderr)
-            return StandInApp(store)
+                    full = RemoteMQApp
+                return full(
+                    store=store, save_settings_file=False
+                )  # a remote player keeps the host's settings
+            except Exception as exc:
+                if choice == "mqapp":
+                    raise
+                print(f"mqtui: the full app failed to start ({exc}); using the plain one", file=sys.stderr)
+        from mqtui.net.standin import RemoteStandInApp, StandInApp
+
+        return (RemoteStandInApp if remote else StandInApp)(store)
 
     return make
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from mqtui.net.options import ServeOptions
@@ -91,7 +91,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--app", default="auto", choices=("auto", "mqapp", "standin"), help=argparse.SUPPRESS)
 
 
-def add_numbers(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *options: tuple[str, str]) -> None:
+class AddsArguments(Protocol):
+    """A parser or one of its argument groups."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action: ...
+
+
+def add_numbers(parser: AddsArguments, *options: tuple[str, str]) -> None:
     """Number options of ServeOptions, each with the field's default and type."""
     from mqtui.net.options import ServeOptions
 

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from mqtui.net.netstore import NetStore
     from mqtui.store import GameStore
 
-AppFactory = Callable[["GameStore"], "App[None]"]  # a seat's app for its store (see mqtui.cli.seatapp)
+AppFactory = Callable[["GameStore", bool], "App[None]"]
+"""A seat's app for its store; with True, its served form (see mqtui.cli.seatapp)."""
 
 
 def take_terminal() -> None:
@@ -42,12 +43,16 @@ def take_terminal() -> None:
 
 
 def make_app(store: GameStore, factory: AppFactory, remote: bool = False) -> App[None]:
-    """The seat's app from ``factory``; with ``remote`` (a served session), game commands only."""
-    app = factory(store)
-    if remote:
-        from mqtui.net.remote import lock_down
+    """The seat's app from ``factory``; with ``remote`` (a served session), its served form (game commands
+    only: :class:`mqtui.net.remote_app.RemoteApp`). Its terminal input sleeps until a key comes and stops
+    at once (:class:`~mqtui.net.remote_app.SessionDriver`, a served app's driver, and here also that of
+    the host's own seat: the host's quit, which stops the server, is not held up by its input thread)."""
+    from mqtui.net.remote_app import RemoteApp, use_session_driver
 
-        lock_down(app)
+    app = factory(store, remote)
+    if remote and not isinstance(app, RemoteApp):
+        raise TypeError(f"{type(app).__name__} is not an app to serve: it has no allow lists")
+    use_session_driver(app)
     return app
 
 

@@ -67,6 +67,8 @@ def preload(gone: Callable[[], bool] = lambda: False) -> None:
         "mqtui.net.lobbyclient",
         *PROGRAMS.values(),
         "mqtui.net.remote",
+        "mqtui.net.remote_app",
+        "mqtui.net.served",
         "mqtui.net.sessionguard",
         "mqtui.net.netstore",
         "mqtui.ui.app",

@@ -16,14 +16,21 @@ from textual.app import App
 from mqtui.net import lobbyproto as lp
 from mqtui.net.client import AppFactory
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
-from mqtui.net.remote import lock_down
+from mqtui.net.remote_app import Allowed, RemoteApp
+
+LOBBY = frozenset(
+    {"lobby.new", "lobby.take", "lobby.watch", "lobby.code", "lobby.refresh", "lobby.quit"}
+    | {"new.create", "dialog.cancel", "cycle.next", "cycle.previous"}
+)
+"""The keys of the lobby and its dialogs (a seat to pick, a new table, a join code)."""
 
 
-class LobbyApp(App[lp.Seated | None]):
-    """Only the lobby screen; its answer is the app's result."""
+class LobbyApp(RemoteApp, App[lp.Seated | None]):
+    """Only the lobby screen; its answer is the app's result. A served app: its keys are the lobby's."""
 
     TITLE = "mqtui lobby"
     ENABLE_COMMAND_PALETTE = False  # a visitor gets only the lobby's own commands
+    PLAYER = SPECTATOR = Allowed(bindings=LOBBY)
 
     def __init__(self, link: lp.LobbyLink, refresh: float | None = None) -> None:
         super().__init__()
@@ -40,7 +47,7 @@ async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
     sock = socket.socket(fileno=args.fd)
     reader, writer = await asyncio.open_connection(sock=sock)
     link = lp.LobbyLink(reader, writer)
-    seated = await lock_down(LobbyApp(link, args.refresh)).run_async()  # a served app: nothing of the host's
+    seated = await LobbyApp(link, args.refresh).run_async()  # a served app: nothing of the host's
     if seated is None:
         writer.close()
         return 0

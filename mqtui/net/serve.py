@@ -208,9 +208,7 @@ async def _local_seat(authority: Authority, seat: int, app: AppFactory, stop: as
     """The host plays ``seat`` in this terminal, through the same protocol as everyone else."""
     from mqtui.net.client import run_app
     from mqtui.net.netstore import NetStore
-    from mqtui.net.remote import prompt_input_stop
 
-    prompt_input_stop()  # the host's quit (which stops the server) is not held up by the input thread
     ours, theirs = socket.socketpair()
     authority.attach(ours, Claim(seat, "local", "the host's terminal"))
     store = await NetStore.open_socket(authority.engine, theirs, name="host")

@@ -7,15 +7,18 @@ The SSH tests drive it by typing, so its layout stays simple and its texts stabl
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Static
 
 from mqtui.engine.actions import SPECS, Action, EngineError, parse, to_text
+from mqtui.net.remote_app import Allowed, RemoteApp
 from mqtui.store import GameStore, Snapshot
-from mqtui.ui.stylesheet import SharedStylesheet
 
 
 def describe(store: GameStore, action: Action) -> str:
@@ -39,11 +42,10 @@ class StandInApp(App[None]):
     #log { height: 1fr; }
     #msg { height: 1; color: $warning; }
     """
-    BINDINGS = [("ctrl+q", "quit", "Quit")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="standin.quit")]
 
     def __init__(self, store: GameStore) -> None:
         super().__init__()
-        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # parsed once per process
         self.store = store
         self._can_show = False
         self._term_size: tuple[int, int] | None = None
@@ -126,3 +128,17 @@ class StandInApp(App[None]):
             msg.update(Text(f"sent: {action}"))
         except EngineError as exc:
             msg.update(Text(f"refused: {exc}"))
+
+
+SYSTEM = frozenset(("Theme", "Quit", "Keys", "Maximize", "Minimize"))
+"""Textual's system commands a visitor keeps (not "Screenshot": a file on the host)."""
+
+
+class RemoteStandInApp(RemoteApp, StandInApp):
+    """The plain app, served: it takes moves typed in its one field."""
+
+    PLAYER: ClassVar[Allowed] = Allowed(frozenset(), SYSTEM, frozenset({"standin.quit"}))
+    SPECTATOR: ClassVar[Allowed] = PLAYER
+
+    def remote_seat(self) -> int:
+        return self.store.snapshot().seat

@@ -201,6 +201,11 @@ class LocalStore(Hosted):
             del self.reasons[:-REASONS_KEPT]
         self.apply(choice.action)
 
+    @property
+    def bots_running(self) -> bool:
+        """The computer players are playing now (their task has not ended)."""
+        return self._task is not None and not self._task.done()
+
     def _kick_bots(self) -> None:
         if self.bot_to_move() < 0 or (self._task is not None and not self._task.done()):
             return

@@ -7,7 +7,6 @@ server passes a networked store) and touches no local files except the settings.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -22,7 +21,6 @@ from mqtui.ui.appref import GameApp
 from mqtui.ui.commands import AppCommands, LegalActionsCommands
 from mqtui.ui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from mqtui.ui.settings import Settings, load_settings, save_settings
-from mqtui.ui.stylesheet import SharedStylesheet
 from mqtui.ui.themes import DEFAULT_THEME, GAME_VARIABLES, load_themes
 
 if TYPE_CHECKING:  # the game's modules load when a game starts, not with the title screen
@@ -30,29 +28,12 @@ if TYPE_CHECKING:  # the game's modules load when a game starts, not with the ti
     from mqtui.ui.session import SeatSpec
 
 
-def _freeze_the_heap_once() -> None:
-    """What is alive when the first app of a process starts (the modules, the game's content, caches)
-    lives as long as the process: the garbage collector's full passes need not scan it again and
-    again. Each app leaves thousands of objects in reference cycles (Textual's widgets) that only a
-    full pass frees; without this, each pass also walks every module's objects again (the collector's
-    share of opening a game screen halves; bench/open.py). Once per process, garbage collected first.
-    (The SSH fork server freezes its own heap the same way before it forks.)"""
-    global _HEAP_FROZEN
-    if not _HEAP_FROZEN:
-        _HEAP_FROZEN = True
-        gc.collect()
-        gc.freeze()
-
-
-_HEAP_FROZEN = False
-
-
 class MQApp(App[None]):
     """Munchkin Quest in the terminal."""
 
     TITLE = "mqtui"
     SUB_TITLE = "Munchkin Quest in the terminal"
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # (a path of its own: subclasses live elsewhere)
     COMMANDS = App.COMMANDS | {LegalActionsCommands, AppCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False, priority=True)]
 
@@ -85,7 +66,6 @@ class MQApp(App[None]):
             save_on_signals: SIGTERM and SIGHUP save a local game at once, then end the app
                 (:mod:`mqtui.ui.signals`; the command line sets it).
         """
-        _freeze_the_heap_once()
         self._mq_ready = False  # (before Textual's __init__, which sets the theme)
         self._last_size: Size | None = None
         self.terminal_resize: events.Resize | None = None
@@ -104,7 +84,6 @@ class MQApp(App[None]):
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
         super().__init__()
-        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # parsed once per process
         self.set_class(self.no_color, "-no-color")  # (Textual reads and removes NO_COLOR above)
         for theme in loaded.themes.values():
             self.register_theme(theme)
@@ -119,6 +98,10 @@ class MQApp(App[None]):
         self.keymap: dict[str, str] = {}  # the settings' keymap as used (mqtui.ui.keymap)
         self._key_defaults: dict[str, str] = {}  # binding id to its own keys (with a keymap)
         self._clashes_said: set[str] = set()
+
+    def allows_command(self, command_id: str) -> bool:
+        """Every command of the palette (an app served over SSH offers a list: mqtui.net.remote_app)."""
+        return True
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(GAME_VARIABLES)

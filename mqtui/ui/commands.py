@@ -51,7 +51,9 @@ def match_words(query: str, label: str) -> tuple[float, Text] | None:
     return sum(scores) / len(scores), text
 
 
-Command = tuple[str, Callable[[], Any], str]  # (label, what it does, help: its key or its kind)
+Command = tuple[str, str, Callable[[], Any], str]
+"""(id, label, what it does, help: its key or its kind); the id names the command in an app's allow
+list (an app served over SSH offers only those it lists: ``GameApp.allows_command``)."""
 
 
 def _game_screen(provider: Provider) -> GameScreen | None:
@@ -69,12 +71,16 @@ class _Listed(Provider):
     def _commands(self) -> list[Command]:
         raise NotImplementedError
 
+    def allowed_commands(self) -> list[Command]:
+        allows = mq_app(self.screen).allows_command
+        return [command for command in self._commands() if allows(command[0])]
+
     async def discover(self) -> Hits:
-        for label, command, help_text in self._commands():
+        for _id, label, command, help_text in self.allowed_commands():
             yield DiscoveryHit(label, command, help=help_text)
 
     async def search(self, query: str) -> Hits:
-        for label, command, help_text in self._commands():
+        for _id, label, command, help_text in self.allowed_commands():
             found = match_words(query, label)
             if found is not None:
                 score, shown = found
@@ -98,7 +104,7 @@ class LegalActionsCommands(_Listed):
                 help_text = f"card: {card_kind(screen.cards, uid)}"
             else:
                 help_text = KEY_HINTS.get(action.kind, "")
-            out.append((label, partial(screen.perform, action), help_text))
+            out.append(("action", label, partial(screen.perform, action), help_text))
         return out
 
 
@@ -108,20 +114,20 @@ class AppCommands(_Listed):
     def _commands(self) -> list[Command]:
         app = mq_app(self.screen)
         out: list[Command] = [
-            ("Help: all keys", app.show_help, "F1"),
-            ("Rules reference", app.show_rules, "r"),
-            ("Card browser", app.show_cards, "F2"),
-            ("Settings", app.title_settings, "theme, speed, auto-pass"),
+            ("help", "Help: all keys", app.show_help, "F1"),
+            ("rules", "Rules reference", app.show_rules, "r"),
+            ("cards", "Card browser", app.show_cards, "F2"),
+            ("settings", "Settings", app.title_settings, "theme, speed, auto-pass"),
         ]
         screen = _game_screen(self)
         if screen is not None:
-            out.append(("Message history", screen.action_history, "L or F3"))
-            out.append(("Why did the computer do that?", screen.action_why, "W (Shift+w)"))
-            out.append(("Save the game", partial(app.save_dialog, screen.store), "Ctrl+S"))
-            out.append(("Quit to the title screen (saves)", partial(app.leave_game, screen), "q"))
+            out.append(("history", "Message history", screen.action_history, "L or F3"))
+            out.append(("why", "Why did the computer do that?", screen.action_why, "W (Shift+w)"))
+            out.append(("save", "Save the game", partial(app.save_dialog, screen.store), "Ctrl+S"))
+            out.append(("leave", "Quit to the title screen (saves)", partial(app.leave_game, screen), "q"))
         elif app.local:
-            out.append(("New game", app.title_new, "n"))
-            out.append(("Load a game", app.title_load, "l"))
+            out.append(("new", "New game", app.title_new, "n"))
+            out.append(("load", "Load a game", app.title_load, "l"))
         for name, label in app.theme_labels.items():
-            out.append((f"Theme: {label}", partial(app.set_theme, name), f"theme {name}"))
+            out.append(("theme", f"Theme: {label}", partial(app.set_theme, name), f"theme {name}"))
         return out

@@ -39,7 +39,6 @@ from mqtui.ui.messages import (
     RoomSelected,
     SnapshotArrived,
 )
-from mqtui.ui.partial import PARTIAL_FRAMES, PartialCompositor
 from mqtui.ui.race import Recaps
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
@@ -130,8 +129,6 @@ class GameScreen(SteadyScreen[None]):
 
     def __init__(self, store: GameStore, *, handoff: bool = True, countdown: int = 3) -> None:
         super().__init__()
-        if PARTIAL_FRAMES:
-            self._compositor = PartialCompositor()  # a frame draws only the panes that changed
         self.store = store
         self.cards = store.cards
         self.seats = store.seats
@@ -316,6 +313,11 @@ class GameScreen(SteadyScreen[None]):
         if current.n == snap.n and nothing_to_play(current):
             await self.perform(current.legal[0])
 
+    @property
+    def holding_back(self) -> bool:
+        """A snapshot waits behind the hand-off screen (shown once the next player is at the keys)."""
+        return self._pending is not None
+
     def passing_by_itself(self) -> bool:
         """The window on screen passes without a key (nothing to play, or the countdown runs)."""
         snap = self.snapshot
@@ -361,7 +363,7 @@ class GameScreen(SteadyScreen[None]):
                 if fighting:
                     self.query_one(ContentSwitcher).current = "combat-main"
                 else:  # leave the result up for a moment, then back to the map
-                    self.set_timer(RESULT_SECONDS, self._back_to_map)
+                    self.set_timer(RESULT_SECONDS, self.back_to_map)
         keys = self._keys_depend_on()
         if keys != self._keys:  # (most snapshots while others play change none of the keys)
             self._keys = keys
@@ -401,7 +403,7 @@ class GameScreen(SteadyScreen[None]):
             self.app.clear_notifications()
             self._game_over(self.snapshot)
 
-    def _back_to_map(self) -> None:
+    def back_to_map(self) -> None:
         if not self._fighting:
             self.query_one(ContentSwitcher).current = "map"
             self.refresh_bindings()

@@ -261,8 +261,8 @@ class Cycle(Static, can_focus=True):
     """One choice of a new table on one line: left/right (or space) go through the choices."""
 
     BINDINGS = [
-        Binding("right,space", "turn(1)", "Next", show=False),
-        Binding("left", "turn(-1)", "Previous", show=False),
+        Binding("right,space", "turn(1)", "Next", show=False, id="cycle.next"),
+        Binding("left", "turn(-1)", "Previous", show=False, id="cycle.previous"),
     ]
     DEFAULT_CSS = """
     Cycle { height: 1; padding: 0 1; }

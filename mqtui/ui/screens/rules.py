@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual._context import NoActiveAppError
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.stylesheet import Stylesheet
@@ -76,7 +75,7 @@ class RulesText(Markdown):
     def watch_has_focus(self, has_focus: bool) -> None:
         try:
             stylesheet = self.app.stylesheet
-        except NoActiveAppError:
+        except RuntimeError:  # (Textual's NoActiveAppError: no app, as the widget goes)
             return
         if focus_styles_inside(stylesheet, self):
             super().watch_has_focus(has_focus)
@@ -87,8 +86,11 @@ class RulesText(Markdown):
 class RulesViewer(MarkdownViewer):
     """Textual's Markdown viewer, its document a :class:`RulesText`."""
 
+    def __init__(self, markdown: str, *, show_table_of_contents: bool = True) -> None:
+        super().__init__(markdown, show_table_of_contents=show_table_of_contents)
+
     def compose(self) -> ComposeResult:
-        text = RulesText(parser_factory=self._parser_factory, open_links=self._open_links)
+        text = RulesText()
         text.can_focus = True
         yield text
         yield MarkdownTableOfContents(text)

@@ -61,17 +61,6 @@ class SteadyScreen(Screen[ResultType]):
             classes.update((name, (at, name) == chosen) for at, name in points)
         return classes
 
-    def _compositor_refresh(self) -> None:
-        """Draw the changes, unless the whole screen is to be drawn again anyway: Textual draws a
-        frame after each layout, and then the whole screen again when a repaint of the screen is due
-        too (its first showing lays it out and asks for one; so does the end of its mounting, after
-        that first frame). The update timer draws that repaint right after (it draws the whole
-        screen: every cell this frame would have drawn, as they are then)."""
-        if self._repaint_required and self is self.app.screen and not self.app.is_inline:
-            self.check_idle()  # (the update timer starts when the screen is next idle)
-            return
-        super()._compositor_refresh()
-
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         if not self._shown_once:  # its widgets were styled as they mounted, a moment ago
             self._shown_once = True

@@ -13,6 +13,7 @@ from mqtui.engine.cards import CardTable
 from mqtui.store import Seat, Snapshot
 from mqtui.ui.describe import charity_label, labelled, pane_actions, seat_name, sort_key
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
+from mqtui.ui.widgets.footer import DescribesKeys
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
@@ -20,7 +21,7 @@ from mqtui.ui.widgets.steady import SteadyScroll
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 
 
-class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
+class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
 
     BINDINGS = [
@@ -44,6 +45,7 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self._labels: list[Text] = []  # each action's whole label
         self._lit = 0  # the highlighted one (shown whole)
         self._notice = ""  # the line shown when there is nothing to do ("Waiting for Bo…"), else ""
+        self.enter_words = "Do it"  # what the footer says Enter does
 
     def watch_compact(self) -> None:
         self._key = None
@@ -89,8 +91,7 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
                 text = f"Waiting for {seat_name(snap.view, self.seats, snap.deciding)}…"
             if text != self._notice:  # while others play, most snapshots leave it as it is
                 self._notice = text
-                with self.rows_only():
-                    self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
+                self.set_options([self.kept_option(Text(text, "italic"), disabled=True)])
         else:
             self._labels = [
                 Text.assemble((f"{i + 1} " if i < 9 else "  ", "bold"), label)
@@ -98,11 +99,8 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
             ]
             self._lit = 0
             self._notice = ""
-            with self.rows_only():
-                self.set_options(
-                    self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries))
-                )
-                self.highlighted = 0
+            self.set_options(self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
+            self.highlighted = 0
         self._name_enter()
         if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
             self.refresh_bindings()
@@ -126,11 +124,13 @@ class ActionList(NoLinks, KeptOptions, SteadyScroll, OptionList):
             words = self._labels[i].plain.split(" ", 1)[-1]
             if len(words) > ENTER_WORDS:
                 words = words[: ENTER_WORDS - 1].rstrip() + "…"
-        current = self._bindings.key_to_bindings.get("enter", [])
-        if current and current[0].description == words:
-            return
-        self._bindings.key_to_bindings["enter"] = [Binding("enter", "do", words, id="actions.do")]
-        self.refresh_bindings()
+        if words != self.enter_words:
+            self.enter_words = words
+            self.refresh_bindings()
+
+    def describe_binding(self, binding: Binding) -> str:
+        """What the footer says a key of this pane does (Enter: the highlighted action)."""
+        return self.enter_words if binding.id == "actions.do" else binding.description
 
     def _recut(self) -> None:
         if self._labels and self.option_count == len(self._labels):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import re
 
-from rich._ratio import ratio_distribute
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -36,37 +35,18 @@ def fit_terms(terms: list[tuple[str, int]], rows: int | None) -> list[tuple[str,
     return [*terms[:keep], (f"… {len(rest)} more", sum(v for _, v in rest))]
 
 
-class EvenGrid(Table):
-    """A Rich grid that measures only its columns of a set width, not those that take a share of the
-    room (``ratio``): Rich measures every cell of a table before it works out the widths of its
-    columns, and for a share-of-the-room column then uses none of it. Measuring the fight's sides (a
-    table each, and each of their cells) was about a quarter of what drawing the combat pane cost.
-    The widths are Rich's own (``ratio_distribute`` as ``Table._calculate_column_widths`` calls it)
-    whenever they fill the room exactly; otherwise (a room too small for the columns) Rich works them
-    out. (Rich 15.0: ``Table._calculate_column_widths``.)"""
-
-    def _calculate_column_widths(self, console: Console, options: ConsoleOptions) -> list[int]:
-        columns = self.columns
-        if self.expand and self.min_width is None and any(c.ratio for c in columns):
-            room = options.max_width
-            most = [0 if c.ratio else self._measure_column(console, options, c).maximum for c in columns]
-            shares = iter(
-                ratio_distribute(
-                    room - sum(most),
-                    [c.ratio for c in columns if c.ratio],
-                    [(c.width or 1) + self._get_padding_width(c._index) for c in columns if c.ratio],
-                )
-            )
-            widths = [next(shares) if c.ratio else (m or 1) for c, m in zip(columns, most, strict=True)]
-            if sum(widths) == room:
-                return widths
-        return super()._calculate_column_widths(console, options)
+SHARE_WIDTH: int | None = 1
+"""The set width of a column that takes a share of the room (``ratio``): for such a column Rich takes a
+set width as its least share, the least it gives one anyway (1), and then measures none of its cells.
+Rich measures every cell of a table before it works out its columns' widths, and for a share-of-the-room
+column then uses none of it: measuring the fight's sides (a table each, and each of their cells) was
+about a quarter of what drawing the combat pane cost. (None: Rich measures them.)"""
 
 
-def _side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: Style | str) -> Table:
-    table = EvenGrid.grid(padding=(0, 1), expand=True)
+def side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: Style | str) -> Table:
+    table = Table.grid(padding=(0, 1), expand=True)
     # one line per term, so each number stays beside its name (the header and the log give names whole)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(ratio=1, width=SHARE_WIDTH, no_wrap=True, overflow="ellipsis")
     table.add_column(justify="right", no_wrap=True)
     table.add_row(
         Text(title, Style.parse("bold") + (Style.parse(style) if isinstance(style, str) else style)), ""
@@ -106,13 +86,13 @@ def combat_sides(cards: CardTable, view: State, c: Combat, rows: int | None = No
 
 def combat_table(sides: tuple[Side, Side], good: Style | str = "green", bad: Style | str = "red") -> Table:
     """Both sides next to each other."""
-    return side_by_side(_side("Heroes", *sides[0], good), _side("Monsters", *sides[1], bad))
+    return side_by_side(side("Heroes", *sides[0], good), side("Monsters", *sides[1], bad))
 
 
 def side_by_side(heroes: RenderableType, monsters: RenderableType) -> Table:
-    outer = EvenGrid.grid(padding=(0, 2), expand=True)
-    outer.add_column(ratio=1)
-    outer.add_column(ratio=1)
+    outer = Table.grid(padding=(0, 2), expand=True)
+    outer.add_column(ratio=1, width=SHARE_WIDTH)
+    outer.add_column(ratio=1, width=SHARE_WIDTH)
     outer.add_row(heroes, monsters)
     return outer
 
@@ -333,16 +313,16 @@ class CombatPane(NoLinks, SteadySize, Static):
         ]
         self._show(Parts(self, self._parts, parts), (header, sides, notes, good, bad))
 
-    def _side_drawn(self, title: str, side: Side, style: Style | str) -> Drawn:
+    def _side_drawn(self, title: str, drawn_side: Side, style: Style | str) -> Drawn:
         """One side's table, drawn again only when that side changes (a card played for the heroes
         leaves the monsters' side as it was)."""
-        terms, die, total = side
+        terms, die, total = drawn_side
         key = (title, tuple(terms), die, total, style)
         drawn = self._sides.get(key)
         if drawn is None:
             if len(self._sides) > 16:
                 self._sides.clear()
-            drawn = self._sides[key] = Drawn(key, _side(title, *side, style))
+            drawn = self._sides[key] = Drawn(key, side(title, *drawn_side, style))
         return drawn
 
     def _title(self, title: str) -> None:

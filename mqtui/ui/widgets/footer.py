@@ -19,7 +19,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import ActiveBinding
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.visual import Visual, visualize
@@ -28,6 +28,13 @@ from textual.widget import Widget
 from mqtui.ui.widgets.nolinks import NoLinks
 
 BAR = "▏"  # the left edge before the command palette's key (Textual's ``vkey`` border)
+
+
+class DescribesKeys:
+    """Mix in for a widget whose keys' words change (the footer asks it, rather than the binding)."""
+
+    def describe_binding(self, binding: Binding) -> str:
+        return binding.description
 
 
 class KeySpec(NamedTuple):
@@ -139,13 +146,16 @@ class QuietFooter(NoLinks, Widget, can_focus=False):
         """What the screen's keys would make in Textual's footer (the first key of each action)."""
         palette_key = self.app.COMMAND_PALETTE_BINDING
         show_palette = self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE
-        active = self._active(palette_key if show_palette else None)
+        active = self.screen.active_bindings
         firsts: dict[str, KeySpec] = {}
-        for _node, binding, enabled, tooltip in active.values():
+        for node, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in firsts:
                 display = self.app.get_key_display(binding)
+                words = (
+                    node.describe_binding(binding) if isinstance(node, DescribesKeys) else binding.description
+                )
                 firsts[binding.action] = KeySpec(
-                    binding.key, display, binding.description, binding.action, not enabled, tooltip
+                    binding.key, display, words, binding.action, not enabled, tooltip
                 )
         specs = list(firsts.values())
         if show_palette:
@@ -158,31 +168,6 @@ class QuietFooter(NoLinks, Widget, can_focus=False):
                     KeySpec(binding.key, display, binding.description, binding.action, not enabled, tip, True)
                 )
         return specs
-
-    def _active(self, palette_key: str | None) -> dict[str, ActiveBinding]:
-        """``Screen.active_bindings``, but only for the keys the footer can show: those of a shown
-        binding, and the command palette's. Which binding a key has is decided by that key's own
-        bindings alone (the first one that ``check_action`` does not hide, or a later one with
-        priority), so leaving the other keys out changes nothing the footer shows, and saves most
-        ``check_action`` calls: the game screen and its actions pane bind some 70 keys, 50 of them
-        never shown (the action digits, other names of the move keys...)."""
-        chain = self.screen._modal_binding_chain
-        wanted = {key for _node, bindings in chain for key, binding in bindings if binding.show}
-        if palette_key is not None:
-            wanted.add(palette_key)
-        check = self.app._check_action_state
-        active: dict[str, ActiveBinding] = {}
-        for node, bindings in chain:  # (as Screen.active_bindings does, for these keys)
-            for key, binding in bindings:
-                if key not in wanted:
-                    continue
-                state = check(binding.action, node)
-                if state is False:  # hidden (None: shown greyed out)
-                    continue
-                kept = active.get(key)
-                if kept is None or (binding.priority and not kept.binding.priority):
-                    active[key] = ActiveBinding(node, binding, bool(state), binding.tooltip)
-        return active
 
     def _place(self, specs: list[KeySpec]) -> list[Shown]:
         """The keys that fit whole, where they go."""

@@ -117,17 +117,16 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
                 made_of = (uid, uid in playable, self.compact)
                 prompt = partial(self._prompt, uid, uid in playable)
                 options.append(self.kept_option(prompt, id=f"card-{uid}", key=made_of))
-        with self.rows_only():  # (only the rows that read differently are drawn again)
-            self.set_options(options)
-            self.border_subtitle = f"{len(hero.hand)} in hand"
-            ids = [o.id for o in options]
-            if keep in ids:
-                self.highlighted = ids.index(keep)
-            else:
-                cards = [i for i, o in enumerate(options) if not o.disabled]
-                ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
-                first = ready or cards  # a card that can be played now, if any
-                self.highlighted = first[0] if first else None
+        self.set_options(options)
+        self.border_subtitle = f"{len(hero.hand)} in hand"
+        ids = [o.id for o in options]
+        if keep in ids:
+            self.highlighted = ids.index(keep)
+        else:
+            cards = [i for i, o in enumerate(options) if not o.disabled]
+            ready = [i for i in cards if int(str(options[i].id)[5:]) in playable]
+            first = ready or cards  # a card that can be played now, if any
+            self.highlighted = first[0] if first else None
         self.refresh_bindings()
         self.post_message(CardHighlighted(self.current_text()))
 

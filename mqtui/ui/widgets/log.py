@@ -18,6 +18,7 @@ from textual.widgets import RichLog
 
 from mqtui.store import LogLine, Snapshot
 from mqtui.ui.describe import LOG_STYLES, log_style
+from mqtui.ui.textual_internals import forget_log_lines, log_line, log_size_known
 from mqtui.ui.widgets.steady import SteadyScroll
 
 KIND_CLASSES = frozenset(style for _, style in LOG_STYLES.values() if style)  # each has a rule below
@@ -81,7 +82,7 @@ class GameLog(SteadyScroll, RichLog):
         if snap is None or snap.log is self._shown:
             return
         log = snap.log
-        if not getattr(self, "_size_known", True):  # written once the pane knows its width
+        if not log_size_known(self):  # written once the pane knows its width
             self._shown, self._unwritten, self._seat = log, True, snap.seat
             return
         # a new pair of eyes: nothing of the previous seat's log stays (its own lines come back, if kept)
@@ -124,8 +125,7 @@ class GameLog(SteadyScroll, RichLog):
             return False
         self._seat = seat
         self._shown, self.lines, self._ends = kept.shown, kept.lines, kept.ends
-        self._line_cache.clear()
-        self._deferred_renders.clear()
+        forget_log_lines(self)
         self._widest_line_width = kept.widest
         self.virtual_size = Size(kept.widest, len(kept.lines))
         self.refresh()
@@ -142,7 +142,7 @@ class GameLog(SteadyScroll, RichLog):
         """The width ``write`` wraps entries at (0: not known yet): max(min(an entry's width, the
         pane's, the console's), min_width); an entry that fits is never broken, so this one width
         gives every entry the same rows."""
-        if not self._size_known:
+        if not log_size_known(self):
             return 0
         width = max(
             min(self.scrollable_content_region.width, self.app.console.options.max_width), self.min_width
@@ -240,8 +240,7 @@ class GameLog(SteadyScroll, RichLog):
         self._ends = None if dropped else list(accumulate(len(drawn) for drawn in chunks))
         self.lines = lines
         self._start_line = dropped  # only ever compared with 0 here (RichLog keys its line cache on it)
-        self._line_cache.clear()
-        self._deferred_renders.clear()
+        forget_log_lines(self)
         self._widest_line_width = max((strip.cell_length for strip in lines), default=0)
         self.virtual_size = Size(self._widest_line_width, len(lines))
         self.refresh()
@@ -257,13 +256,12 @@ class GameLog(SteadyScroll, RichLog):
         """Drop the wrapped lines of the entries after the first ``keep``; False if they are not known
         (RichLog has no way to remove lines, so this trims its line list as ``clear`` would)."""
         ends = self._ends
-        cache = getattr(self, "_line_cache", None)
         trimmed = int(getattr(self, "_start_line", 1))  # RichLog dropped old lines (max_lines)
-        if ends is None or len(ends) != len(self._shown) or trimmed or cache is None:
+        if ends is None or len(ends) != len(self._shown) or trimmed:
             return False
         del self.lines[ends[keep - 1] if keep else 0 :]
         self._ends = ends[:keep]
-        cache.clear()
+        forget_log_lines(self)
         self.virtual_size = Size(self.virtual_size.width, len(self.lines))
         self._to_end()
         self.refresh()
@@ -297,7 +295,7 @@ class GameLog(SteadyScroll, RichLog):
             self._style = self.rich_style
             self._styled.clear()
         scroll_x, scroll_y = self.scroll_offset
-        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
+        line = log_line(self, scroll_y + y, scroll_x, self.scrollable_content_region.width)
         kept = self._styled.get(id(line))
         if kept is None or kept[0] is not line:
             if len(self._styled) > 256:

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from textual.strip import Strip
+from textual.style import Style
 from textual.visual import RenderOptions, RichVisual, Visual
 
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
-    from textual.style import Style
     from textual.widget import Widget
 
 Part = tuple[Hashable, RenderableType]
@@ -41,8 +41,8 @@ class PartCache:
         if lines is None:
             if len(self._lines) >= self.LIMIT:
                 self._lines.clear()
-            if options is None:
-                options = RenderOptions(widget._get_style, widget.styles)  # type: ignore[arg-type]
+            if options is None:  # (as Visual.to_strips passes them; RichVisual looks up no style by name)
+                options = RenderOptions(_style, widget.styles)  # type: ignore[arg-type]
             lines = self._lines[key] = RichVisual(widget, part[1]).render_strips(width, None, style, options)
         return lines
 
@@ -102,3 +102,7 @@ def changed_rows(widget: Widget, old: object, new: Parts) -> list[int] | None:
         return None
     rows = min(max(len(before), len(after)), widget.size.height)
     return [y for y in range(rows) if y >= len(before) or y >= len(after) or before[y] is not after[y]]
+
+
+def _style(style: str | Style) -> Style:
+    return style if isinstance(style, Style) else Style.parse(style)

@@ -7,13 +7,18 @@ from textual.content import Content
 from textual.widgets import Checkbox, RadioButton
 
 
+def _drawn(button: Checkbox | RadioButton, marks: tuple[str, str]) -> Content:
+    """The toggle as Textual draws it (its label after the button), the button ``marks`` (off, on)."""
+    mark = Content.assemble((marks[button.value], button.get_visual_style("toggle--button")))
+    label = button.label.pad(1, 1).stylize_before(button.get_visual_style("toggle--label"))
+    return Content.assemble(mark, label)
+
+
 class TextCheckbox(Checkbox):
-    @property
-    def _button(self) -> Content:
-        return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
+    def render(self) -> Content:
+        return _drawn(self, ("[ ]", "[x]"))
 
 
 class TextRadioButton(RadioButton):
-    @property
-    def _button(self) -> Content:
-        return Content.assemble(("(•)" if self.value else "( )", self.get_visual_style("toggle--button")))
+    def render(self) -> Content:
+        return _drawn(self, ("( )", "(•)"))
