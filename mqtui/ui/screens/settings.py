@@ -16,7 +16,6 @@ from mqtui.ui.settings import BOT_SPEEDS, Settings, speed_name
 from mqtui.ui.widgets.footer import QuietFooter
 from mqtui.ui.widgets.toggles import TextCheckbox, TextRadioButton
 
-
 SHORT = 30  # a screen less tall than this has no blank line above the headings
 
 
