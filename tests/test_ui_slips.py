@@ -27,6 +27,16 @@ def test_an_elf_not_a_elf() -> None:
     assert any(e.text.startswith("Ann is now an Elf") for e in events)
 
 
+def test_a_race_without_a_class_and_one_move_read_well() -> None:
+    store = store_for()
+    empty_hands(store)
+    elf, shortcut = give(store, 0, ["elf-card", "secret-shortcut"])
+    texts = [e.text for e in store.apply(Action(0, "play", elf))]
+    assert "Ann is now an Elf with no class." in texts
+    texts = [e.text for e in store.apply(Action(0, "play", shortcut))]
+    assert any(t.startswith("Ann gains 1 Move: ") for t in texts)
+
+
 def test_the_pawn_shop_says_the_price_it_pays() -> None:
     store = store_for()
     add_room(store, "pawn-shop", 0, 0)  # (the Entrance's place: Ann stands in the shop)
