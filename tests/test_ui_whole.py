@@ -358,3 +358,19 @@ async def test_the_lobby_and_its_dialogs_are_whole(size: tuple[int, int]) -> Non
             await check_whole(pilot, f"lobby, {dialog}")
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is lobby, "back to the lobby")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_advisors_answer_covers_neither_the_hand_nor_the_actions(size: tuple[int, int]) -> None:
+    app = local_app(game_until(OWN_FIGHT))
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(pilot, app)
+        await pilot.press("w")
+        await until(pilot, lambda: app.screen.query("Toast"), "the advisor's answer")
+        await pilot.pause()
+        (toast,) = app.screen.query("Toast")
+        for pane in ("#hand", "#actions", "#hero"):
+            assert not toast.region.overlaps(app.screen.query_one(pane).region), pane
+        await key_to(pilot, "question_mark", "HelpScreen")  # the help is read whole: no toast over it
+        await pilot.pause()
+        assert not app.screen.query("Toast")

@@ -431,6 +431,7 @@ class MQApp(App[None]):
     def show_help(self) -> None:
         from mqtui.ui.screens.help import HelpScreen
 
+        self.clear_notifications()  # (a toast left from the game would sit over the help text)
         self.push_screen(HelpScreen())
 
     def show_rules(self) -> None:
