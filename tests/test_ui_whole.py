@@ -200,6 +200,8 @@ async def test_settings_say_their_keys_and_esc_says_nothing_was_saved() -> None:
         footer = app.screen.query_one(QuietFooter)
         await until(pilot, lambda: "^s Save" in footer.line().plain, "the footer's keys")
         assert footer.line().plain.split() == ["^s", "Save", "esc", "Cancel"]
+        never = app.screen.query_one("#countdown-0")
+        assert never.region.width >= len("( ) Never: ask me")  # whole, not "Never: a…"
         before = app.theme
         await pilot.press("down")
         await until(pilot, lambda: app.theme != before, "the next theme previewed")

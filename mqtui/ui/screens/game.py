@@ -265,9 +265,22 @@ class GameScreen(SteadyScreen[None]):
         return sum(1 for s in self.seats if s.kind == HUMAN)
 
     def _receive(self, snap: Snapshot) -> None:
+        pending = self._pending
+        if pending is not None and snap.seat != pending.seat:
+            # the decision moved to another seat before the keyboard was passed: that hand-off is
+            # void (after Enter it showed the new seat's cards under the old one's name)
+            self._pending = None
+            if isinstance(self.app.screen, HandoffScreen):
+                self.app.pop_screen()
         if self._needs_handoff(snap):
             if nothing_to_play(snap):  # not worth calling them to the keyboard
                 self.call_later(self._auto_pass, snap)
+                return
+            if not snap.legal and isinstance(self.store, LocalStore) and self._shown_seat is not None:
+                # nothing for that player to decide (a computer does; the store's eyes stayed with
+                # the last person who decided, one whose pass went by itself): no keyboard to pass,
+                # the screen keeps the eyes it has (a hand-off to Bob came twice, one for nothing)
+                self._show(self.store.snapshot(self._shown_seat))
                 return
             first = self._pending is None
             self._pending = snap
