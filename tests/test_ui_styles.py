@@ -76,12 +76,13 @@ async def test_component_styles_are_textuals_whatever_changed(monkeypatch: pytes
             seen.append(highlight(app))
         assert len(set(seen)) == 4
 
-        # a class of a node above (app.tcss: with the app's -no-color, the highlight is reverse video)
+        # a class of a node above (app.tcss: with the app's -no-color, the highlight is underlined)
         seen = []
+        actions = app.screen.query_one("#actions")
         for no_color in (True, False):
             app.set_class(no_color, "-no-color")
             assert shown_parts(app) == textual_parts(app), no_color
-            seen.append(highlight(app))
+            seen.append(actions.get_component_styles("option-list--option-highlighted").text_style)
         assert seen[0] != seen[1]
 
         # a second restyle works out no component node: all are remembered (Textual works out every
