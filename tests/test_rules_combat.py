@@ -192,6 +192,20 @@ def test_helper_reward_active_player_chooses_by_default():
     assert s.heroes[1].level == 1 and s.heroes[0].level == 6  # only the active hero gains levels
 
 
+def test_a_helpers_reward_is_one_line_in_every_log():
+    s = battle(ann={"level": 5}, bob={"at": [1, 0]}, decks={"treasure": ["hard-hat"]})
+    do(s, "0 invite @1 t1 g0", "1 accept")
+    fight(s, 6, 1)
+    ev = do(s, "0 take {hard-hat}")
+    for seat, line in (
+        (0, "Bob receives a Treasure card from Ann"),
+        (1, "You receive Hard Hat"),
+        (2, "Bob rec"),
+    ):
+        lines = [e.for_seat(seat) for e in ev if e.kind == "reward" and e.for_seat(seat)]
+        assert len(lines) == 1 and lines[0].startswith(line), (seat, lines)
+
+
 def test_helper_with_first_pick_chooses():
     s = battle(ann={"level": 5}, bob={"at": [1, 0]})
     do(s, "0 invite @1 t1! g0", "1 accept")
@@ -303,7 +317,8 @@ def test_dice_cards_only_after_the_roll():
 def test_room_monster_dice_rule_rolls_two_dice():
     s = battle(("damp-squib",), ann={"level": 5}, rooms=[{"id": "casino", "at": [1, 0]}])
     ev = fight(s, 3, 2, 2)
-    assert "the dungeon rolls 2+2 for the monsters" in texts(ev)  # yellow: nobody's colour
+    # yellow is nobody's colour: the player after Ann rolls for it (a name in every fight, the boss's too)
+    assert "Dice: Ann rolls 3 for the heroes; Bob rolls 2+2 for the monsters." in texts(ev)
     assert "Damp Squib (1 +die 4 = 5)" in texts(ev)
 
 

@@ -170,3 +170,35 @@ async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
         await settle(pilot, app)
         assert screen.snapshot.seat == 0
         assert leaks(app, store, 0) == [] and "Hard Hat" not in screen_text(app)
+
+
+async def test_one_hand_off_per_change_of_player_and_it_shows_that_players_cards() -> None:
+    """Two people and a computer (seed 1, keys pressed at random from a fixed seed): Bob's window in
+    which he could only pass went by itself, the store's eyes stayed with him while the computer
+    decided, and a hand-off to Bob came for nothing, then one more for his next decision; a hand-off
+    to Bob once showed Ann's cards after Enter (the decision had gone on to her). Each hand-off now
+    names a player other than the one before it, and Enter shows that player's cards."""
+    import random
+
+    store = store_for((("Ann", "human"), ("Bob", "human"), ("Cy", "random")), seed=1, setup_done=False)
+    app = local_app(store)
+    keys = random.Random(1)
+    handed: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = None
+        for _ in range(300):  # the first 20 actions (the hand-offs to Bob for nothing came at 9 and 15)
+            if store.state.n >= 20:
+                break
+            await settle(pilot, app)
+            game = game or game_screen(app)
+            if isinstance(app.screen, HandoffScreen):
+                who = app.screen.player
+                assert not handed or handed[-1] != who, f"a second hand-off to {who} in a row"
+                handed.append(who)
+                await press(pilot, "enter", lambda: not isinstance(app.screen, HandoffScreen))
+                await settle(pilot, app)
+                assert game.snapshot is not None and game.snapshot.view.heroes[game.snapshot.seat].name == who
+                continue
+            await pilot.press(keys.choice(["space", "space", "1", "2", "enter", "escape", "n", "y"]))
+        assert store.state.n >= 20
+    assert handed[:2] == ["Ann", "Bob"] and len(handed) >= 3

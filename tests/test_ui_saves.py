@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input, Label
 from ui_helpers import act, local_app, press, resize, running, settle, store_for, until
 
 from mqtui.ui.app import MQApp
@@ -145,3 +146,23 @@ def test_the_title_screen_starts_without_the_game_machinery() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+async def test_a_save_name_with_a_path_is_refused_and_says_why(tmp_path, monkeypatch) -> None:
+    """The dialog says where saves go; a name with "/" would have been a path from the working folder
+    (folders made there, the save missing from Load): it is refused, the dialog says what a name holds."""
+    monkeypatch.chdir(tmp_path)
+    app = local_app(store_for())
+    async with running(app) as pilot:
+        await press(pilot, "ctrl+s", lambda: isinstance(app.screen, SaveDialog) and app.screen.query("#name"))
+        dialog = app.screen
+        name = dialog.query_one("#name", Input)
+        name.value = ""
+        await pilot.press(*"sub/dir", "enter")
+        hint = dialog.query_one("#save-hint", Label)
+        await until(pilot, lambda: "not a save name" in str(hint.render()), "the refusal")
+        assert app.screen is dialog and "letters, digits, spaces and _.+-" in str(hint.render())
+        assert not (tmp_path / "sub").exists() and not list(saves_dir().glob("sub*"))
+        name.value = "sub-dir"
+        await pilot.press("enter")
+        await until(pilot, (saves_dir() / "sub-dir.mqsave").is_file, "the save in the saves folder")

@@ -27,6 +27,16 @@ def test_an_elf_not_a_elf() -> None:
     assert any(e.text.startswith("Ann is now an Elf") for e in events)
 
 
+def test_a_race_without_a_class_and_one_move_read_well() -> None:
+    store = store_for()
+    empty_hands(store)
+    elf, shortcut = give(store, 0, ["elf-card", "secret-shortcut"])
+    texts = [e.text for e in store.apply(Action(0, "play", elf))]
+    assert "Ann is now an Elf with no class." in texts
+    texts = [e.text for e in store.apply(Action(0, "play", shortcut))]
+    assert any(t.startswith("Ann gains 1 Move: ") for t in texts)
+
+
 def test_the_pawn_shop_says_the_price_it_pays() -> None:
     store = store_for()
     add_room(store, "pawn-shop", 0, 0)  # (the Entrance's place: Ann stands in the shop)
@@ -79,3 +89,24 @@ async def test_hero_pane_comes_back_to_you_and_moves_show_only_while_moving() ->
             await act(pilot, app, "n" if store.state.frames[-1].kind == "invite" else "space")
         assert store.state.active == 0 and store.state.round == 2
         assert sheet.shown == -1 and "Your hero" in str(sheet.border_title)
+
+
+async def test_after_a_card_goes_on_the_belt_the_cursor_stays_on_the_next_card() -> None:
+    """The cursor keeps its place in the hand (the next card), not the card that moved: a second
+    press of the same key is for the next card."""
+    store = store_for()
+    empty_hands(store)
+    potion, flask, _bees = give(store, 0, ["suspicious-potion", "flask-of-bravado", "jar-of-bees"])
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        hand = app.screen.query_one(CardList)
+        await press(pilot, "h", lambda: app.focused is hand)
+        await press(pilot, "home", lambda: hand.current() >= 0 or hand.highlighted == 0)
+        while hand.current() != potion:
+            await pilot.press("down")
+        await act(pilot, app, "b")
+        assert potion in hero(store, 0).belt
+        assert hand.current() == flask  # the card after it, where the potion was
+        await act(pilot, app, "b")
+        assert hero(store, 0).belt == [potion, flask]

@@ -145,7 +145,7 @@ async def test_message_history_80x24(svg_snapshot) -> None:
 
 
 async def test_game_screen_no_color_shows_the_selection(svg_snapshot, monkeypatch) -> None:
-    """Under NO_COLOR the highlighted action and card are in reverse video (no colour to tell them)."""
+    """Under NO_COLOR the highlighted action and card are bold and underlined (no colour to tell them)."""
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(explored_game())
 

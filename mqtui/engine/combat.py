@@ -170,7 +170,10 @@ def roll_dice(t: CardTable, s: State, ev: list[Event]) -> None:
     c.hero_die = rng.roll(s, 6)
     c.monster_dice = [rng.roll(s, 6) for _ in range(n)]
     monsters = fight_monsters(s, c)
-    roller = next((h.name for h in s.heroes for m in monsters if h.colour == m.colour), "the dungeon")
+    # the player of the monster's colour rolls for it; for a monster of nobody's colour (the boss too)
+    # the player after the one fighting does, as at the table (a player's name in every fight)
+    after = s.heroes[(c.active + 1) % len(s.heroes)].name
+    roller = next((h.name for h in s.heroes for m in monsters if h.colour == m.colour), after)
     dice = "+".join(map(str, c.monster_dice))
     ev.append(
         Event(

@@ -171,8 +171,7 @@ def do_play(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
         elif item.use == "heal":
             heal(hero, ev, max(1, item.amount), item.name)
         elif item.use == "moves":
-            hero.moves += max(1, item.amount)
-            ev.append(Event("moves", f"{hero.name} gains {max(1, item.amount)} Moves: {hero.moves} left."))
+            gain_moves(hero, max(1, item.amount), ev)
         discard_card(t, s, uid)
         return
     d = t.dxm[uid]
@@ -186,6 +185,8 @@ def do_play(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
             cards.clear()
         cards.append(uid)
         what = describe(t, hero)
+        if not hero.classes:  # "an Elf with no class" (the hero sheet's "Elf no class" is a label)
+            what = what.replace(" no class", " with no class")
         ev.append(Event("hero", f"{hero.name} is now {'an' if what[:1] in 'AEIOU' else 'a'} {what}."))
     elif d.kind == "half_breed":
         hero.half_breed = uid
@@ -195,9 +196,13 @@ def do_play(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
         set_level(t, s, ev, hero, hero.level + max(1, d.amount), d.name)
         discard_card(t, s, uid)
     elif d.kind == "moves":
-        hero.moves += d.amount
-        ev.append(Event("moves", f"{hero.name} gains {d.amount} Moves: {hero.moves} left."))
+        gain_moves(hero, d.amount, ev)
         discard_card(t, s, uid)
+
+
+def gain_moves(hero: Hero, n: int, ev: list[Event]) -> None:
+    hero.moves += n
+    ev.append(Event("moves", f"{hero.name} gains {n} Move{'' if n == 1 else 's'}: {hero.moves} left."))
 
 
 def do_curse(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
@@ -440,8 +445,9 @@ def do_take(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     f.n -= 1
     name = t.names[a.a]
     public = f"{helper.name} receives a Treasure card from {active.name} as agreed."
+    # (one line in every log: the giver, who chose the card, reads the public line; a second, private
+    # line for the giver told the same reward twice)
     ev.append(Event("reward", public, helper.seat, f"You receive {name} from {active.name} as agreed."))
-    ev.append(Event("reward", "", active.seat, f"You hand {name} to {helper.name} as agreed."))
 
 
 def do_lose(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:

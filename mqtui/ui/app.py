@@ -7,6 +7,7 @@ server passes a networked store) and touches no local files except the settings.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -83,7 +84,9 @@ class MQApp(App[None]):
         loaded = load_themes()
         self.theme_labels = loaded.labels
         self.theme_errors = loaded.errors
-        super().__init__()
+        # NO_COLOR: Textual turns the colours into greys, still sent as colour codes (a 256-colour
+        # terminal got 256-colour greys); in its ANSI-colour mode it removes them all instead
+        super().__init__(ansi_color="NO_COLOR" in os.environ)
         self.set_class(self.no_color, "-no-color")  # (Textual reads and removes NO_COLOR above)
         for theme in loaded.themes.values():
             self.register_theme(theme)
@@ -443,6 +446,7 @@ class MQApp(App[None]):
     def show_help(self) -> None:
         from mqtui.ui.screens.help import HelpScreen
 
+        self.clear_notifications()  # (a toast left from the game would sit over the help text)
         self.push_screen(HelpScreen(self.keymap, self._key_defaults))
 
     def show_rules(self) -> None:

@@ -144,7 +144,7 @@ class GameScreen(SteadyScreen[None]):
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
-        self._fight_panes: tuple[Widget, Widget] | None = None  # room lines, side combat pane (once)
+        self._fight_panes: tuple[Widget, ...] | None = None  # the panes a fight restyles (looked up once)
         self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
         self._kinds: tuple[tuple[Action, ...], frozenset[str]] = ((), frozenset())  # (legal, their kinds)
         self._actions_pane: ActionList | None = None  # (looked up once)
@@ -234,13 +234,21 @@ class GameScreen(SteadyScreen[None]):
     def _fight_classes(self, fighting: bool) -> None:
         """A fight hides the room lines on a narrow screen and shows the side combat pane on a wide one
         (app.tcss): each pane gets ``-fighting`` only at the width where it matters (a class change
-        restyles the pane: the side pane, hidden at 80 columns whatever its class, needs none)."""
+        restyles the pane: the side pane, hidden at 80 columns whatever its class, needs none). At every
+        width the hero sheet shrinks to its first lines and the actions pane to its few actions, so
+        that the hand, whose cards are what a fight is played with, keeps its room (and on a short
+        screen the card's text has more lines)."""
         if self._fight_panes is None:
-            self._fight_panes = (self.query_one("#room-info"), self.query_one("#combat-side"))
+            self._fight_panes = tuple(
+                self.query_one(f"#{name}")
+                for name in ("room-info", "combat-side", "hero", "actions", "card-box")
+            )
         wide = self.has_class("-wide")
-        room_lines, side = self._fight_panes
+        room_lines, side, *right = self._fight_panes
         room_lines.set_class(fighting and not wide, "-fighting")
         side.set_class(fighting and wide, "-fighting")
+        for pane in right:
+            pane.set_class(fighting, "-fighting")
 
     # -- snapshots ------------------------------------------------------------------------------------
 
@@ -259,9 +267,22 @@ class GameScreen(SteadyScreen[None]):
         return sum(1 for s in self.seats if s.kind == HUMAN)
 
     def _receive(self, snap: Snapshot) -> None:
+        pending = self._pending
+        if pending is not None and snap.seat != pending.seat:
+            # the decision moved to another seat before the keyboard was passed: that hand-off is
+            # void (after Enter it showed the new seat's cards under the old one's name)
+            self._pending = None
+            if isinstance(self.app.screen, HandoffScreen):
+                self.app.pop_screen()
         if self._needs_handoff(snap):
             if nothing_to_play(snap):  # not worth calling them to the keyboard
                 self.call_later(self._auto_pass, snap)
+                return
+            if not snap.legal and isinstance(self.store, LocalStore) and self._shown_seat is not None:
+                # nothing for that player to decide (a computer does; the store's eyes stayed with
+                # the last person who decided, one whose pass went by itself): no keyboard to pass,
+                # the screen keeps the eyes it has (a hand-off to Bob came twice, one for nothing)
+                self._show(self.store.snapshot(self._shown_seat))
                 return
             first = self._pending is None
             self._pending = snap

@@ -305,7 +305,7 @@ class NewTable(Dialog[lp.Create]):
     DEFAULT_CSS = """
     NewTable > Vertical { max-width: 98%; max-height: 100%; }
     NewTable Input { width: 1fr; }
-    NewTable .hint { color: $text-muted; }
+    NewTable .hint { color: $text-muted; width: 1fr; }
     """
 
     def __init__(self, levels: list[str], packs: list[str]) -> None:

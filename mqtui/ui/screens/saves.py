@@ -13,17 +13,15 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from mqtui.ui.appref import mq_app
-from mqtui.ui.saving import SUFFIX, SaveFailed, list_saves, saves_dir, slot_for
+from mqtui.ui.saving import SaveFailed, list_saves, saves_dir, slot_for
 from mqtui.ui.screens.dialog import Dialog
 
 
 def save_name(text: str) -> Path:
-    """A file in the saves folder for a name typed by the player (a path is used as it is)."""
-    text = text.strip()
-    if "/" in text or text.startswith("~"):
-        path = Path(text).expanduser()
-        return path if path.suffix == SUFFIX else path.with_name(path.name + SUFFIX)
-    return slot_for(text)
+    """A file in the saves folder for a name typed by the player; a name that is not a plain name
+    (a "/", a "~": a path) is refused with SaveFailed, which says what a name may hold (the dialog
+    said "saved in ...": a path would have been saved elsewhere, missing from the load dialog)."""
+    return slot_for(text.strip())
 
 
 class SaveDialog(Dialog[Path]):
@@ -36,7 +34,7 @@ class SaveDialog(Dialog[Path]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "Save the game"
-            yield Label(f"Name (saved in {saves_dir()}):")
+            yield Label(f"Name (letters, digits, spaces and _.+-; saved in {saves_dir()}):")
             yield Input(value=time.strftime("game-%Y%m%d-%H%M"), id="name")
             yield Label("Enter: save · Esc: cancel", classes="hint", id="save-hint")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -12,17 +13,28 @@ from textual.widgets.option_list import Option
 from mqtui.ui.flow import COUNTDOWNS
 from mqtui.ui.screens.dialog import Dialog
 from mqtui.ui.settings import BOT_SPEEDS, Settings, speed_name
+from mqtui.ui.widgets.footer import QuietFooter
 from mqtui.ui.widgets.toggles import TextCheckbox, TextRadioButton
 
+SHORT = 30  # a screen less tall than this has no blank line above the headings
 
-class SettingsScreen(Dialog[Settings]):
+
+class SettingsScreen(Dialog[Settings], inherit_bindings=False):
+    """Esc leaves the settings as they were, and says so when something had been changed; the footer
+    names both keys (an 80x24 screen has room for the buttons too, on a short screen the headings lose
+    the blank line above them)."""
+
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="settings.save"),
+        Binding("escape", "cancel", "Cancel", id="dialog.cancel"),  # (in this order in the footer)
     ]
     DEFAULT_CSS = """
     SettingsScreen OptionList { height: auto; max-height: 8; }
+    SettingsScreen.-short OptionList { max-height: 6; }
     SettingsScreen RadioSet { width: 1fr; layout: horizontal; height: auto; }
+    SettingsScreen RadioSet > RadioButton { width: auto; margin-right: 2; }
     SettingsScreen Label { margin-top: 1; text-style: bold; }
+    SettingsScreen.-short Label { margin-top: 0; }
     SettingsScreen Horizontal { height: auto; align: right middle; margin-top: 1; }
     SettingsScreen Button { margin-left: 1; }
     """
@@ -32,6 +44,12 @@ class SettingsScreen(Dialog[Settings]):
         self.settings = settings
         self.labels = labels
         self.original_theme = settings.theme
+        self.original = msgspec.structs.replace(settings)  # (a theme previewed changes ``settings``)
+        if self.app.size.height < SHORT:  # (styled once, as it mounts, for the height it opens at)
+            self.add_class("-short", update=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < SHORT, "-short")
 
     def compose(self) -> ComposeResult:
         names = list(self.labels)
@@ -57,12 +75,14 @@ class SettingsScreen(Dialog[Settings]):
             yield TextCheckbox(
                 "Hide hands between human players", self.settings.handoff, id="handoff", compact=True
             )
+            yield Label("While playing")
             yield TextCheckbox(
                 "Advisor: what the computer would do (w)", self.settings.advisor, id="advisor", compact=True
             )
             with Horizontal():
                 yield Button("Save (Ctrl+S)", variant="primary", id="save", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
+        yield QuietFooter(compact=True, show_command_palette=False)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         # (a highlight since moved on is not previewed: the list sends one for its first option as it
@@ -96,5 +116,7 @@ class SettingsScreen(Dialog[Settings]):
         self.dismiss(self._result())
 
     def action_cancel(self) -> None:
+        if self._result() != self.original:
+            self.notify("Nothing was changed (Esc). Ctrl+S saves the settings.", title="Settings not saved")
         self.app.theme = self.original_theme
         self.dismiss(None)

@@ -63,6 +63,7 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self._key: object = None
         self._shown: object = None
         self._uses: dict[int, list[Action]] = {}
+        self._pile_of: dict[str, str] = {}  # a card's option id -> the pile it is listed in
 
     def watch_compact(self) -> None:
         self._key = self._shown = None
@@ -99,6 +100,8 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
             return
         self._shown = shown
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
+        was_at, was_in = self.highlighted, dict(self._pile_of)
+        self._pile_of = {}
         options: list[Option] = []
         for title, pile in (
             ("Hand", hero.hand),
@@ -114,13 +117,24 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
                 )
             )
             for uid in pile:  # (a card's line is made from these alone: made again only if they change)
+                self._pile_of[f"card-{uid}"] = title
                 made_of = (uid, uid in playable, self.compact)
                 prompt = partial(self._prompt, uid, uid in playable)
                 options.append(self.kept_option(prompt, id=f"card-{uid}", key=made_of))
         self.set_options(options)
         self.border_subtitle = f"{len(hero.hand)} in hand"
         ids = [o.id for o in options]
-        if keep in ids:
+        moved = keep in ids and was_in.get(keep or "") not in (None, self._pile_of.get(keep or ""))
+        if moved and was_at is not None:
+            # a card put on the belt or in the backpack: the cursor stays where it was in the
+            # pile the card left (on the next card there), not with the card just moved, so
+            # that the next key is not for that card
+            left = was_in[keep or ""]
+            cards = [i for i, o in enumerate(options) if not o.disabled and o.id != keep]
+            same = [i for i in cards if self._pile_of.get(str(ids[i])) == left] or cards
+            later = [i for i in same if i >= was_at]
+            self.highlighted = later[0] if later else same[-1] if same else ids.index(keep)
+        elif keep in ids:
             self.highlighted = ids.index(keep)
         else:
             cards = [i for i, o in enumerate(options) if not o.disabled]
