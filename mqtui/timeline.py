@@ -212,7 +212,7 @@ class Timeline:
                     else:
                         text = e.for_seat(seat)
                     if text:
-                        lines.append(LogLine(e.kind, text))
+                        lines.append(LogLine(e.kind, text, e.fight))
                 upto.append(len(lines))
             self._lines[key] = (lines, upto)
         return self._lines[key]

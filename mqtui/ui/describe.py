@@ -484,7 +484,13 @@ def log_style(kind: EventKind) -> tuple[str, str]:
 
 def last_result(log: Sequence[LogLine]) -> str:
     """The words of the last fight's result in ``log`` ("" if there was none)."""
-    return next((line.text for line in reversed(log) if line.kind == "result"), "")
+    line = last_result_line(log)
+    return line.text if line else ""
+
+
+def last_result_line(log: Sequence[LogLine]) -> LogLine | None:
+    """The log entry of the last fight's result in ``log`` (None if there was none)."""
+    return next((line for line in reversed(log) if line.kind == "result"), None)
 
 
 def deck_label(deck: str) -> str:
