@@ -9,6 +9,10 @@ A module may still set ``MQTUI_DATA`` elsewhere (its own autouse fixture runs af
 Waiting helpers live in ``tests/waiting.py``; a port is always 0 (the OS picks a free one); a folder
 is always under ``tmp_path`` (per test, so per worker), never a fixed path.
 
+Depth: the default run is the everyday suite; ``pytest --deep`` is the deep run, which adds the tests
+marked ``deep`` (thousands of random games: tests/test_deep.py) and gives the Hypothesis tests the
+``deep`` profile (ten times as many examples; ``engine_helpers.examples``). ``.ci/run`` runs both.
+
 The ``slow`` marker is on every test that takes seconds (whole games, fuzzing, subprocesses, SSH;
 measured with ``pytest --durations=40``); ``-m "not slow"`` leaves them out. In a parallel run
 (``./test``: ``-n auto --dist loadgroup``) they start first, the heaviest (``slow(seconds=N)``, N the
@@ -19,38 +23,39 @@ together on one worker with ``pytest.mark.xdist_group("name")``.
 
 from __future__ import annotations
 
-import gc
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from engine_helpers import engine as base_engine
+from hypothesis import HealthCheck, settings
 from precompile import precompile
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
 
 from mqtui.engine.game import Engine
 
-# Python's default collector thresholds (700, 10, 10) run a full collection every ~70,000 net allocations;
-# with a worker's heap of a few hundred thousand objects (content, engines, Textual's apps) each one takes
-# ~0.2 s of CPU, and the UI tests allocate enough for dozens of them (6.7 of the 26 CPU-seconds of the small
-# UI tests, measured with gc.callbacks). Rarer collections free the same garbage for a fraction of that.
-gc.set_threshold(2000, 20, 50)
+# Hypothesis: no deadline (a loaded machine must not fail a test), and the profile ``pytest --deep``
+# loads ("--hypothesis-profile NAME" picks one by name too)
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", settings.get_profile("default"), max_examples=1000)
+settings.load_profile("default")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--deep",
+        action="store_true",
+        help="the deep run: also the tests marked deep, and Hypothesis's deep profile",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("deep"):
+        settings.load_profile("deep")
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):  # xdist's controller
         precompile(config, Path(__file__).resolve().parent.parent / "mqtui")
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """No collection at the very end: pytest's check for exceptions raised in finalizers (which only warns)
-    ends each process with five full collections, and what the rare collections above left is a heap of
-    finished apps by then: 1.3-2 CPU-seconds per worker, each worker's last act (measured on four UI and
-    bot test files in one process: 12.8 -> 10.3 s wall, 10.8 -> 9.4 s user). ``gc.freeze`` moves every
-    object out of the collector's reach, so those collections find nothing to do; the process ends."""
-    gc.freeze()
 
 
 @pytest.fixture(scope="session")
@@ -88,6 +93,11 @@ def _weight(item: pytest.Item) -> float:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("deep"):
+        skip = pytest.mark.skip(reason="the deep run only (pytest --deep)")
+        for item in items:
+            if item.get_closest_marker("deep"):
+                item.add_marker(skip)
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts the same way
         items.sort(key=lambda item: -_weight(item))  # (stable: the heaviest first, then the other slow)
 
