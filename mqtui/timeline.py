@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER, STAGE_SETUP, State
-from mqtui.engine.view import view_for
+from mqtui.hosting import seat_view
 from mqtui.saves.check import LogStops, play_log
 from mqtui.store import LogLine, Seat, Snapshot
 
@@ -224,16 +224,10 @@ class Timeline:
     def snapshot(self, i: int, seat: int, open_hands: bool = False) -> Snapshot:
         """What ``seat`` saw at position ``i`` (``open_hands``: and every other hand too)."""
         s = self.state(i)
-        view = view_for(s, seat)
+        share = seat_view(self.engine, s, seat, with_legal=False)
         if open_hands:
-            for hero, real in zip(view.heroes, s.heroes, strict=True):
+            for hero, real in zip(share.view.heroes, s.heroes, strict=True):
                 hero.hand = list(real.hand)
         return Snapshot(
-            seat,
-            view,
-            (),
-            self.engine.deciding(s),
-            self.log(i, seat, open_hands),
-            s.n,
-            s.stage == STAGE_OVER,
+            seat, share.view, (), share.deciding, self.log(i, seat, open_hands), share.n, share.over
         )

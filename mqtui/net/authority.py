@@ -29,8 +29,7 @@ from mqtui.bots import Bot
 from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
-from mqtui.engine.view import view_for
-from mqtui.hosting import Host, Hosted
+from mqtui.hosting import Host, Hosted, seat_view
 from mqtui.net import persist
 from mqtui.net import protocol as wire
 from mqtui.net.conn import Conn
@@ -365,20 +364,19 @@ class Authority(Seating, Hosted):
         s = self.state
         seat = conn.seat
         base, new = conn.new_lines(self.log)
-        deciding = self.engine.deciding(s)
-        legal = list(self.engine.legal(s, seat)) if seat >= 0 and deciding == seat else []
+        share = seat_view(self.engine, s, seat)
         seats = None
         if conn.seats_dirty:
             conn.seats_dirty = False
             seats = self.seat_infos()
         return encode(
             wire.Snap(
-                n=s.n,
+                n=share.n,
                 seat=seat,
-                deciding=deciding,
-                over=s.stage == STAGE_OVER,
-                view=view_for(s, seat),
-                legal=legal,
+                deciding=share.deciding,
+                over=share.over,
+                view=share.view,
+                legal=list(share.legal),
                 log_base=base,
                 log=new,
                 seats=seats,
