@@ -21,6 +21,7 @@ from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER, STAGE_SETUP, State
 from mqtui.hosting import seat_view
 from mqtui.saves.check import LogStops, play_log
+from mqtui.seat_kinds import SeatKind
 from mqtui.store import LogLine, Seat, Snapshot
 
 EVERY = 16  # actions between two kept states
@@ -110,7 +111,7 @@ class Timeline:
             saves.validate(data, engine)
         except saves.SaveError as exc:
             raise TimelineError(str(exc)) from None
-        seats = [Seat(p.name, p.colour, p.kind) for p in data.seats]
+        seats = [Seat(p.name, p.colour, SeatKind(p.kind)) for p in data.seats]  # (checked: validate)
         return cls.build(engine, seats, data.actions, data.start, data.seed, data.header.packs)
 
     def _mark(self, s: State) -> None:

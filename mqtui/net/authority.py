@@ -29,14 +29,14 @@ from mqtui.bots import Bot
 from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
-from mqtui.hosting import Host, Hosted, seat_view
+from mqtui.hosting import Host, Hosted, seat_bot, seat_view
 from mqtui.net import persist
 from mqtui.net import protocol as wire
 from mqtui.net.conn import Conn
 from mqtui.net.durable import Durable
 from mqtui.net.identity import Claim, KeyTable
 from mqtui.net.protocol import MAX_CLIENT_FRAME, PROTO_VERSION, SPECTATOR, ProtocolError, encode
-from mqtui.net.table import Seating, TableConfig, make_seat_bot, next_auto, played_for, safe_choice
+from mqtui.net.table import Seating, TableConfig, next_auto, played_for, safe_choice
 
 log = logging.getLogger("mqtui.net")
 
@@ -492,7 +492,7 @@ class Authority(Seating, Hosted):
             bot = self._bots.get(who)
             if bot is None:
                 kind = slot.kind if not slot.human else self.config.away_bot
-                bot = self._bots[who] = make_seat_bot(kind, s.seed, who)
+                bot = self._bots[who] = seat_bot(kind, s.seed, who)  # (kinds are checked on load)
             choice = self.host.decide(bot, who)
             action = choice.action
             if choice.why:

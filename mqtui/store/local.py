@@ -23,7 +23,8 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import SETUP, State
 from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_bot, seat_view
-from mqtui.store.protocol import HUMAN, PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
+from mqtui.seat_kinds import HUMAN, SeatKind
+from mqtui.store.protocol import PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
 
 # Bot reasons stay out of the log (they read like debug output there): the last few are kept in
 # ``LocalStore.reasons`` for a "why?" view, for the decisions whose why matters to the table.
@@ -375,7 +376,7 @@ class LocalStore(Hosted):
         saves.validate(data, engine)
         if verify:
             saves.verify(data, engine)
-        seats = tuple(Seat(p.name, p.colour, p.kind) for p in data.seats)
+        seats = tuple(Seat(p.name, p.colour, SeatKind(p.kind)) for p in data.seats)  # (checked: validate)
         try:
             store = cls(
                 engine,

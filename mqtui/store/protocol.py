@@ -17,17 +17,16 @@ import msgspec
 from mqtui.engine.actions import Action, Event, EventKind, Fight
 from mqtui.engine.cards import CardTable
 from mqtui.engine.state import State
+from mqtui.seat_kinds import HUMAN, PEOPLE_KINDS, SeatKind
 
-HUMAN = "human"
-REMOTE = "remote"
-PEOPLE = (HUMAN, REMOTE)  # seats played by a person: their actions can be undone
+PEOPLE = PEOPLE_KINDS  # seats played by a person: their actions can be undone
 
 
 @dataclass(frozen=True)
 class Seat:
     name: str
     colour: str
-    kind: str = HUMAN  # "human", or a bot kind ("random", "normal", "hard"), or "remote"
+    kind: SeatKind = HUMAN  # a person here or over the network, or a computer player
 
 
 class LogLine(msgspec.Struct, frozen=True, array_like=True):

@@ -36,7 +36,8 @@ from mqtui.engine.state import (
     State,
     cell_key,
 )
-from mqtui.store import HUMAN, LogLine, Seat, Snapshot
+from mqtui.seat_kinds import HUMAN, REMOTE
+from mqtui.store import LogLine, Seat, Snapshot
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -357,7 +358,7 @@ def seat_name(view: State, seats: Sequence[Seat], seat: int) -> str:
     kind = seats[seat].kind if seat < len(seats) else HUMAN
     if kind == HUMAN:
         return who
-    return f"{who} (remote)" if kind == "remote" else f"{who} (computer)"
+    return f"{who} (remote)" if kind == REMOTE else f"{who} (computer)"
 
 
 def window_order(view: State) -> list[int]:
