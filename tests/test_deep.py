@@ -26,7 +26,7 @@ from mqtui.ui.session import SeatSpec, new_store
 pytestmark = [pytest.mark.deep, pytest.mark.slow]
 
 CHUNKS = 40  # spread over the workers
-GAMES = 50  # per chunk: 2,000 games in all (about 850 CPU-seconds: 7 minutes on two cores)
+GAMES = 50  # per chunk: 2,000 games in all (about 550 CPU-seconds: 5 minutes on two cores)
 ROUNDS = (4, 8)  # a game is played for 4 to 8 rounds (random seats seldom reach the end; the checks do)
 PACKS = ((), ("standing-room-only",))
 HARD_TABLES = 0.05  # the share of tables with a hard computer player (it thinks ten times as long)
