@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import STAGE_OVER, STAGE_SETUP, State
-from mqtui.engine.view import view_for
+from mqtui.hosting import seat_view
 from mqtui.saves.check import LogStops, play_log
+from mqtui.seat_kinds import SeatKind
 from mqtui.store import LogLine, Seat, Snapshot
 
 EVERY = 16  # actions between two kept states
@@ -110,7 +111,7 @@ class Timeline:
             saves.validate(data, engine)
         except saves.SaveError as exc:
             raise TimelineError(str(exc)) from None
-        seats = [Seat(p.name, p.colour, p.kind) for p in data.seats]
+        seats = [Seat(p.name, p.colour, SeatKind(p.kind)) for p in data.seats]  # (checked: validate)
         return cls.build(engine, seats, data.actions, data.start, data.seed, data.header.packs)
 
     def _mark(self, s: State) -> None:
@@ -212,7 +213,7 @@ class Timeline:
                     else:
                         text = e.for_seat(seat)
                     if text:
-                        lines.append(LogLine(e.kind, text))
+                        lines.append(LogLine(e.kind, text, e.fight))
                 upto.append(len(lines))
             self._lines[key] = (lines, upto)
         return self._lines[key]
@@ -224,16 +225,10 @@ class Timeline:
     def snapshot(self, i: int, seat: int, open_hands: bool = False) -> Snapshot:
         """What ``seat`` saw at position ``i`` (``open_hands``: and every other hand too)."""
         s = self.state(i)
-        view = view_for(s, seat)
+        share = seat_view(self.engine, s, seat, with_legal=False)
         if open_hands:
-            for hero, real in zip(view.heroes, s.heroes, strict=True):
+            for hero, real in zip(share.view.heroes, s.heroes, strict=True):
                 hero.hand = list(real.hand)
         return Snapshot(
-            seat,
-            view,
-            (),
-            self.engine.deciding(s),
-            self.log(i, seat, open_hands),
-            s.n,
-            s.stage == STAGE_OVER,
+            seat, share.view, (), share.deciding, self.log(i, seat, open_hands), share.n, share.over
         )

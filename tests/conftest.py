@@ -9,6 +9,10 @@ A module may still set ``MQTUI_DATA`` elsewhere (its own autouse fixture runs af
 Waiting helpers live in ``tests/waiting.py``; a port is always 0 (the OS picks a free one); a folder
 is always under ``tmp_path`` (per test, so per worker), never a fixed path.
 
+Depth: the default run is the everyday suite; ``pytest --deep`` is the deep run, which adds the tests
+marked ``deep`` (thousands of random games: tests/test_deep.py) and gives the Hypothesis tests the
+``deep`` profile (ten times as many examples; ``engine_helpers.examples``). ``.ci/run`` runs both.
+
 The ``slow`` marker is on every test that takes seconds (whole games, fuzzing, subprocesses, SSH;
 measured with ``pytest --durations=40``); ``-m "not slow"`` leaves them out. In a parallel run
 (``./test``: ``-n auto --dist loadgroup``) they start first, the heaviest (``slow(seconds=N)``, N the
@@ -25,10 +29,30 @@ from pathlib import Path
 
 import pytest
 from engine_helpers import engine as base_engine
+from hypothesis import HealthCheck, settings
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
 
 from mqtui.engine.game import Engine
+
+# Hypothesis: no deadline (a loaded machine must not fail a test), and the profile ``pytest --deep``
+# loads ("--hypothesis-profile NAME" picks one by name too)
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", settings.get_profile("default"), max_examples=1000)
+settings.load_profile("default")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--deep",
+        action="store_true",
+        help="the deep run: also the tests marked deep, and Hypothesis's deep profile",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("deep"):
+        settings.load_profile("deep")
 
 
 @pytest.fixture(scope="session")
@@ -66,6 +90,11 @@ def _weight(item: pytest.Item) -> float:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("deep"):
+        skip = pytest.mark.skip(reason="the deep run only (pytest --deep)")
+        for item in items:
+            if item.get_closest_marker("deep"):
+                item.add_marker(skip)
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts the same way
         items.sort(key=lambda item: -_weight(item))  # (stable: the heaviest first, then the other slow)
 

@@ -14,6 +14,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from hypothesis import settings
+
 from mqtui.engine.actions import Action, Event
 from mqtui.engine.combat import hero_terms, monster_terms
 from mqtui.engine.content import load_content
@@ -75,6 +77,13 @@ def monster_at(s: State, card_id: str) -> tuple[int, int] | None:
     return None
 
 
+def examples(n: int) -> int:
+    """A Hypothesis test's number of examples: ``n`` in the default profile, as many times more in
+    another profile as its ``max_examples`` is (the deep profile, ``pytest --deep``: ten times as many;
+    the profiles are in conftest.py)."""
+    return max(1, n * settings.default.max_examples // 100)
+
+
 # -- invariants ------------------------------------------------------------------------------------
 
 
@@ -106,19 +115,20 @@ def card_places(s: State) -> Counter[int]:
 
 
 @functools.cache
-def _every_card() -> set[int]:
-    return set(range(len(engine().cards.deck_of)))
+def _every_card(e: Engine) -> set[int]:
+    return set(range(len(e.cards.deck_of)))
 
 
 _ENTRANCE = cell_key(0, 0)
 _ENTRANCE_EDGES = tuple(edge_key(0, 0, d) for d in range(4))
 
 
-def check_invariants(s: State) -> None:
-    """Raise AssertionError when any rule that must always hold is broken."""
-    e = engine()
+def check_invariants(s: State, e: Engine | None = None) -> None:
+    """Raise AssertionError when any rule that must always hold is broken (``e``: the engine of the
+    game's content; default the base content's)."""
+    e = e or engine()
     held = held_cards(s)
-    every = _every_card()
+    every = _every_card(e)
     # the quick test: as many cards as there are, and every one of them (so each exactly once)
     if not (len(held) == len(every) and set(held) == every):
         places = Counter(held)

@@ -20,6 +20,7 @@ from engine_helpers import (
 )
 
 from mqtui.engine.actions import IllegalAction
+from mqtui.engine.combat import fight_text
 
 A, B, C = plain_rooms(3)
 
@@ -70,6 +71,26 @@ def test_warrior_wins_ties():
     s = battle(ann={"level": 2, "class": "warrior-card"})  # 2 + 1 against 3
     ev = fight(s, 4, 4)
     assert "(a tie, won by power)" in texts(ev) and not s.monsters
+
+
+def test_the_result_carries_the_fight_as_data():
+    """Each side's terms, die and total and the outcome travel with the result, and its words are
+    written from them (a pane reads the data, never the words)."""
+    s = battle(ann={"level": 2, "class": "warrior-card"})
+    (result,) = [e for e in fight(s, 4, 4) if e.kind == "result"]
+    f = result.fight
+    assert f is not None and f.heroes == ("Ann",) and f.won and f.ties_win
+    assert (
+        f.hero_terms[0] == ("Ann level", 2) and sum(v for _, v in f.hero_terms) + f.hero_die == f.hero_total
+    )
+    assert sum(v for _, v in f.monster_terms) + f.monster_die == f.monster_total == f.hero_total
+    assert (f.hero_die, f.monster_die) == (4, 4)
+    assert result.text == fight_text(f)
+    assert fight_text(f, terms=False).startswith("Ann (… = 7) beats ")
+    s = battle(ann={"level": 3})
+    (lost,) = [e.fight for e in fight(s, 4, 4, 6) if e.kind == "result"]
+    assert lost is not None and not lost.won and not lost.ties_win
+    assert lost.hero_total == lost.monster_total
 
 
 def test_winning_kills_every_monster_and_gives_levels_and_treasures():

@@ -259,7 +259,7 @@ def test_log_entries_carry_the_event_kind_and_only_the_seats_own_text() -> None:
     names = set(store.cards.names)
     for seat in (-1, 0, 1, 2):
         log = store.snapshot(seat).log
-        assert log == tuple(LogLine(e.kind, e.for_seat(seat)) for e in store.log if e.for_seat(seat))
+        assert log == tuple(LogLine(e.kind, e.for_seat(seat), e.fight) for e in store.log if e.for_seat(seat))
         assert not {line.kind for line in log} & names
         own = {e.private for e in private if e.seat == seat}  # "You draw X." may be two seats' line
         others = {e.private for e in private if e.seat != seat and e.private != e.text} - own

@@ -57,12 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lines = []
     for name, module_name in COMMANDS.items():
-        try:
-            module = importlib.import_module(f"mqtui.cli.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mqtui.cli.{module_name}":
-                raise
-            continue  # not built yet
+        module = importlib.import_module(f"mqtui.cli.{module_name}")
         p = sub.add_parser(name, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(run=module.run)

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from mqtui import saves
     from mqtui.bots.advice import advise
     from mqtui.engine.legal import deciding
-    from mqtui.engine.view import view_for
+    from mqtui.hosting import seat_view
     from mqtui.store import Snapshot
     from mqtui.ui.describe import action_label
 
@@ -48,10 +48,11 @@ def run(args: argparse.Namespace) -> int:
             "mqtui hint: the game is over: nothing to advise" if seat < 0 else f"mqtui hint: no seat {seat}"
         )
         return 1
-    view = view_for(state, seat)
-    legal = list(engine.legal(state, seat))
-    snap = Snapshot(seat=seat, view=view, legal=tuple(legal), deciding=waiting, log=(), n=state.n)
-    advice = advise(engine.cards, view, seat, legal, lambda a: action_label(a, snap, engine.cards))
+    share = seat_view(engine, state, seat)
+    snap = Snapshot(share.seat, share.view, share.legal, share.deciding, (), share.n, share.over)
+    advice = advise(
+        engine.cards, share.view, seat, list(share.legal), lambda a: action_label(a, snap, engine.cards)
+    )
     name = state.heroes[seat].name
     if advice is None:
         text = f"nothing to decide: the game waits for {state.heroes[waiting].name}"

@@ -169,13 +169,33 @@ class Action(msgspec.Struct, frozen=True, array_like=True):
         return to_text(self)
 
 
+class Fight(msgspec.Struct, frozen=True, array_like=True):
+    """A fight's result as data (on its "result" event), so that a pane shows it without reading the
+    words back: who fought whom, each side's terms, die and total, and who won by the engine's rule
+    (:func:`mqtui.engine.combat.heroes_win`). ``mqtui.engine.combat.fight_text`` writes the words."""
+
+    heroes: tuple[str, ...]  # the heroes' names: the one whose fight it is, and a helper
+    foes: str  # the monsters' names, or "the boss (its name)"
+    hero_terms: tuple[tuple[str, int], ...]  # (label, value): the level first, then every bonus
+    monster_terms: tuple[tuple[str, int], ...]
+    hero_die: int
+    monster_die: int
+    hero_total: int  # the terms and the die
+    monster_total: int
+    won: bool  # the heroes won
+    ties_win: bool  # a hero on the side wins ties (a power): a tie is the heroes'
+
+
 class Event(msgspec.Struct, frozen=True, array_like=True):
-    """Something that happened. ``text`` is for everyone; ``private`` (if set) replaces it for ``seat``."""
+    """Something that happened. ``text`` is for everyone; ``private`` (if set) replaces it for ``seat``.
+    A fight's result also carries the fight as data (``fight``; saves made before it was added load
+    with None)."""
 
     kind: EventKind
     text: str
     seat: int = -1
     private: str = ""
+    fight: Fight | None = None
 
     def for_seat(self, seat: int) -> str:
         return self.private if self.private and seat == self.seat >= 0 else self.text

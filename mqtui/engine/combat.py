@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mqtui.engine import rng
-from mqtui.engine.actions import Event
+from mqtui.engine.actions import Event, Fight
 from mqtui.engine.board import discard, draw_to_hand, monsters_at, neighbours, room_def, room_name
 from mqtui.engine.cards import DXM, TREASURE, CardTable
 from mqtui.engine.defs import RoomRule
@@ -157,10 +157,36 @@ def _totals(c: Combat, h_terms: list[Term], m_terms: list[Term]) -> tuple[int, i
     return sum(v for _, v in h_terms) + die_total(c, 0), sum(v for _, v in m_terms) + die_total(c, 1)
 
 
-def _sum_text(terms: list[Term], die: int, total: int) -> str:
+def heroes_win(hero_total: int, monster_total: int, ties_win: bool) -> bool:
+    """The fight's rule: the heroes win with more than the monsters, or with as much when one of them
+    wins ties (a power, the Warrior's); otherwise the monsters win (ties go to the monsters)."""
+    return hero_total > monster_total or (ties_win and hero_total == monster_total)
+
+
+def tie_winner(t: CardTable, s: State, c: Combat) -> Hero | None:
+    """The hero on the heroes' side who wins ties (a power), if one does."""
+    return next((h for h in fighters(s, c) if has_power(t, h, "win_ties")), None)
+
+
+def _sum_text(terms: tuple[Term, ...], die: int, total: int, whole: bool) -> str:
+    if not whole:  # each side's sum alone
+        return f"… = {total}"
     parts = [f"{terms[0][1]}" if terms else "0"]
     parts += [f"{'+' if v >= 0 else '-'}{abs(v)} {label}" for label, v in terms[1:]]
     return f"{' '.join(parts)} +die {die} = {total}"
+
+
+def fight_text(f: Fight, terms: bool = True) -> str:
+    """A fight's result in words: "Ann (3 +2 Sword +die 4 = 9) beats Goblin (…)." (``terms``: with
+    each side's terms, else only its total)."""
+    won = f.won
+    verb = ("beat" if won else "lose to") if len(f.heroes) > 1 else ("beats" if won else "loses to")
+    tie = f.hero_total == f.monster_total
+    tie_note = " (a tie, won by power)" if tie and won else (" (ties go to the monsters)" if tie else "")
+    return (
+        f"{' and '.join(f.heroes)} ({_sum_text(f.hero_terms, f.hero_die, f.hero_total, terms)}) {verb} {f.foes} "
+        f"({_sum_text(f.monster_terms, f.monster_die, f.monster_total, terms)}){tie_note}."
+    )
 
 
 def roll_dice(t: CardTable, s: State, ev: list[Event]) -> None:
@@ -191,26 +217,26 @@ def resolve(t: CardTable, s: State, ev: list[Event]) -> None:
     monsters = fight_monsters(s, c)
     h_terms, m_terms = hero_terms(t, s, c, monsters), monster_terms(t, s, c, monsters)
     h_total, m_total = _totals(c, h_terms, m_terms)
-    ties = h_total == m_total and any(has_power(t, h, "win_ties") for h in side)
-    won = h_total > m_total or ties
+    ties_win = tie_winner(t, s, c) is not None
+    won = heroes_win(h_total, m_total, ties_win)
     names = " and ".join(h.name for h in side)
     if c.boss:
         foes = f"the boss ({t.monster[c.boss_card].name})"
     else:
         foes = ", ".join(t.monster[m.card].name for m in monsters) or "the monsters"
-    verb = "beat" if won else "lose to"
-    if len(side) == 1:
-        verb = "beats" if won else "loses to"
-    tie_note = (
-        " (a tie, won by power)" if ties else (" (ties go to the monsters)" if h_total == m_total else "")
+    fight = Fight(
+        tuple(h.name for h in side),
+        foes,
+        tuple(h_terms),
+        tuple(m_terms),
+        die_total(c, 0),
+        die_total(c, 1),
+        h_total,
+        m_total,
+        won,
+        ties_win,
     )
-    ev.append(
-        Event(
-            "result",
-            f"{names} ({_sum_text(h_terms, die_total(c, 0), h_total)}) {verb} {foes} "
-            f"({_sum_text(m_terms, die_total(c, 1), m_total)}){tie_note}.",
-        )
-    )
+    ev.append(Event("result", fight_text(fight), fight=fight))
     s.combat = None
     if c.boss:
         discard(t, s, c.boss_card)

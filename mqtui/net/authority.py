@@ -32,15 +32,14 @@ from mqtui.bots import Bot
 from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
-from mqtui.engine.view import view_for
-from mqtui.hosting import Host, Hosted
+from mqtui.hosting import Host, Hosted, seat_bot, seat_view
 from mqtui.net import persist
 from mqtui.net import protocol as wire
 from mqtui.net.conn import Conn
 from mqtui.net.durable import Durable
 from mqtui.net.identity import Claim, KeyTable
 from mqtui.net.protocol import MAX_CLIENT_FRAME, PROTO_VERSION, SPECTATOR, ProtocolError, encode
-from mqtui.net.table import Seating, TableConfig, make_seat_bot, next_auto, played_for, safe_choice
+from mqtui.net.table import Seating, TableConfig, next_auto, played_for, safe_choice
 
 log = logging.getLogger("mqtui.net")
 
@@ -378,20 +377,19 @@ class Authority(Seating, Hosted):
         s = self.state
         seat = conn.seat
         base, new = conn.new_lines(self.log)
-        deciding = self.engine.deciding(s)
-        legal = list(self.engine.legal(s, seat)) if seat >= 0 and deciding == seat else []
+        share = seat_view(self.engine, s, seat)
         seats = None
         if conn.seats_dirty:
             conn.seats_dirty = False
             seats = self.seat_infos()
         return encode(
             wire.Snap(
-                n=s.n,
+                n=share.n,
                 seat=seat,
-                deciding=deciding,
-                over=s.stage == STAGE_OVER,
-                view=view_for(s, seat),
-                legal=legal,
+                deciding=share.deciding,
+                over=share.over,
+                view=share.view,
+                legal=list(share.legal),
                 log_base=base,
                 log=new,
                 seats=seats,
@@ -509,7 +507,7 @@ class Authority(Seating, Hosted):
             bot = self._bots.get(who)
             if bot is None:
                 kind = slot.kind if not slot.human else self.config.away_bot
-                bot = self._bots[who] = make_seat_bot(kind, s.seed, who)
+                bot = self._bots[who] = seat_bot(kind, s.seed, who)  # (kinds are checked on load)
             choice = self.host.decide(bot, who)
             action = choice.action
             if choice.why:

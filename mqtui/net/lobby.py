@@ -39,8 +39,9 @@ from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
 from mqtui.net.sshserver import SSHHost, prepare_host
-from mqtui.net.table import HUMAN, NAMES
+from mqtui.net.table import NAMES
 from mqtui.net.tables import Tables, visitor_identity
+from mqtui.seat_kinds import HUMAN
 
 if TYPE_CHECKING:
     from mqtui.net.options import ServeOptions

@@ -43,7 +43,8 @@ from mqtui.net.protocol import (
     encode,
     read_frame,
 )
-from mqtui.store import HUMAN, Listener, LogLine, Seat, Snapshot
+from mqtui.seat_kinds import HUMAN, REMOTE, SEAT_KINDS, SeatKind
+from mqtui.store import Listener, LogLine, Seat, Snapshot
 
 log = logging.getLogger("mqtui.net")
 
@@ -228,9 +229,11 @@ class NetStore:
             if i == self.seat:
                 kind = HUMAN
             elif info.kind == HUMAN:
-                kind = "remote"
+                kind = REMOTE
             else:
-                kind = info.kind
+                kind = (
+                    SeatKind(info.kind) if info.kind in SEAT_KINDS else SeatKind.NORMAL
+                )  # (a newer server's)
             out.append(Seat(info.name, info.colour, kind))
         return tuple(out)
 

@@ -22,7 +22,9 @@ from mqtui.engine.actions import Action
 from mqtui.engine.state import State
 from mqtui.store.protocol import LogLine
 
-PROTO_VERSION = 3  # 2: log entries carry their event's kind (LogLine); 3: Notice
+PROTO_VERSION = (
+    3  # 2: log entries carry their event's kind (LogLine); 3: Notice, and a fight's result its Fight
+)
 MAX_CLIENT_FRAME = 16 * 1024  # a client only ever sends small messages
 MAX_SERVER_FRAME = 8 * 1024 * 1024  # a view plus the first batch of log lines
 HEADER = struct.Struct(">I")

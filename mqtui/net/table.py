@@ -12,16 +12,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mqtui.bots import Bot
 from mqtui.engine.actions import SPECS, Action, Event, to_text
 from mqtui.engine.defs import COLOURS
-from mqtui.hosting import seat_bot
 from mqtui.net import persist
 from mqtui.net.conn import Conn
 from mqtui.net.identity import ANY, WATCH, Claim, claim_for_spec, code_label, new_code, normalise_code
 from mqtui.net.protocol import ANY_SEAT, SPECTATOR, SeatInfo
+from mqtui.seat_kinds import BOT_KINDS, HUMAN, PEOPLE_KINDS, SeatKind
 
-HUMAN = "human"
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
 SAFE_KINDS = ("pass", "decline", "done", "end")
 
@@ -32,7 +30,7 @@ class TableConfig:
     turn_timeout: float = 0.0  # a connected player's too (0: never)
     abandon: float = 300.0  # away this long: a bot takes the seat until the player returns (0: never)
     bot_delay: float = 0.6  # seconds before a computer decision, so people can follow
-    away_bot: str = "normal"  # the bot that takes abandoned seats ("random" if "normal" is missing)
+    away_bot: SeatKind = SeatKind.NORMAL  # the bot that takes abandoned seats
     rate: float = 20.0  # messages a second a client may send, on average...
     burst: float = 40.0  # ...and in a burst
     max_strikes: int = 50  # refused-for-abuse messages before a client is cut off
@@ -54,7 +52,7 @@ class Slot:
 
     @property
     def human(self) -> bool:
-        return self.kind == HUMAN
+        return self.kind in PEOPLE_KINDS  # ("remote" in a game saved by a player over the network)
 
     def status(self) -> str:
         if not self.human:
@@ -84,21 +82,20 @@ def parse_new_spec(spec: str) -> list[persist.SeatRec]:
     if not 2 <= len(entries) <= 6:
         raise ValueError("a game needs 2 to 6 players")
     seats: list[persist.SeatRec] = []
-    bot_kinds = ("random", "easy", "normal", "hard")
     for i, entry in enumerate(entries):
         parts = entry.split(":")
         name, colour, kind = parts[0], "", HUMAN
         for extra in parts[1:]:
             if extra in COLOURS:
                 colour = extra
-            elif extra in (HUMAN, *bot_kinds):
-                kind = extra
+            elif extra in (HUMAN, *BOT_KINDS):
+                kind = SeatKind(extra)
             elif extra == "bot":
-                kind = "normal"
+                kind = SeatKind.NORMAL
             else:
                 raise ValueError(f"{entry!r}: {extra!r} is neither a colour nor a player kind")
-        if name.lower() in ("bot", *bot_kinds) and len(parts) == 1:
-            kind = "normal" if name.lower() == "bot" else name.lower()
+        if name.lower() in ("bot", *BOT_KINDS) and len(parts) == 1:
+            kind = SeatKind.NORMAL if name.lower() == "bot" else SeatKind(name.lower())
             name = f"{NAMES[i]} (bot)"
         seats.append(persist.SeatRec(name=name or NAMES[i], colour=colour, kind=kind))
     used = {s.colour for s in seats if s.colour}
@@ -146,14 +143,6 @@ def safe_choice(legal: Sequence[Action]) -> Action:
             if a.kind == kind:
                 return a
     return legal[0]
-
-
-def make_seat_bot(kind: str, seed: int, seat: int) -> Bot:
-    """The computer player of a seat (a random one if ``kind`` cannot be made)."""
-    try:
-        return seat_bot(kind, seed, seat)
-    except (ModuleNotFoundError, ImportError, ValueError):
-        return seat_bot("random", seed, seat)
 
 
 def next_auto(slot: Slot, config: TableConfig, since: float, table_since: float, now: float) -> float | None:

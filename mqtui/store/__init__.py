@@ -11,11 +11,10 @@ server and receiving snapshots, so widgets never know the difference (``docs/sto
 
 from __future__ import annotations
 
+from mqtui.seat_kinds import HUMAN, REMOTE, SeatKind
 from mqtui.store.local import EXPLAINED_KINDS, LOG_TAIL, LocalStore, install_signal_handlers
 from mqtui.store.protocol import (
-    HUMAN,
     PEOPLE,
-    REMOTE,
     GameStore,
     Listener,
     LogLine,
@@ -37,6 +36,7 @@ __all__ = [
     "LogLine",
     "Reason",
     "Seat",
+    "SeatKind",
     "Snapshot",
     "install_signal_handlers",
     "log_line",

@@ -25,10 +25,10 @@ from mqtui.bots import Bot, Choice
 from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.cards import CardTable
 from mqtui.engine.game import Engine, copy_state
-from mqtui.engine.state import SETUP, STAGE_OVER, State
-from mqtui.engine.view import view_for
-from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_bot
-from mqtui.store.protocol import HUMAN, PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
+from mqtui.engine.state import SETUP, State
+from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_bot, seat_view
+from mqtui.seat_kinds import HUMAN, SeatKind
+from mqtui.store.protocol import PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
 
 # Bot reasons stay out of the log (they read like debug output there): the last few are kept in
 # ``LocalStore.reasons`` for a "why?" view, for the decisions whose why matters to the table.
@@ -126,17 +126,15 @@ class LocalStore(Hosted):
         and ``redo`` are that seat's own; by default, those of anyone at this terminal."""
         who = seat
         seat = self._viewer if seat is None else seat
-        s = self.state
-        deciding = self.engine.deciding(s)
-        legal = tuple(self.engine.legal(s, seat)) if deciding == seat else ()
+        share = seat_view(self.engine, self.state, seat)
         return Snapshot(
             seat,
-            view_for(s, seat),
-            legal,
-            deciding,
+            share.view,
+            share.legal,
+            share.deciding,
             self._log_lines(seat),
-            s.n,
-            s.stage == STAGE_OVER,
+            share.n,
+            share.over,
             undo=self.can_undo(who),
             redo=self.can_redo(who),
         )
@@ -413,7 +411,7 @@ class LocalStore(Hosted):
         saves.validate(data, engine)
         if verify:
             saves.verify(data, engine)
-        seats = tuple(Seat(p.name, p.colour, p.kind) for p in data.seats)
+        seats = tuple(Seat(p.name, p.colour, SeatKind(p.kind)) for p in data.seats)  # (checked: validate)
         try:
             store = cls(
                 engine,

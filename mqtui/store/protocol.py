@@ -14,20 +14,19 @@ from typing import Protocol
 
 import msgspec
 
-from mqtui.engine.actions import Action, Event, EventKind
+from mqtui.engine.actions import Action, Event, EventKind, Fight
 from mqtui.engine.cards import CardTable
 from mqtui.engine.state import State
+from mqtui.seat_kinds import HUMAN, PEOPLE_KINDS, SeatKind
 
-HUMAN = "human"
-REMOTE = "remote"
-PEOPLE = (HUMAN, REMOTE)  # seats played by a person: their actions can be undone
+PEOPLE = PEOPLE_KINDS  # seats played by a person: their actions can be undone
 
 
 @dataclass(frozen=True)
 class Seat:
     name: str
     colour: str
-    kind: str = HUMAN  # "human", or a bot kind ("random", "normal", "hard"), or "remote"
+    kind: SeatKind = HUMAN  # a person here or over the network, or a computer player
 
 
 class LogLine(msgspec.Struct, frozen=True, array_like=True):
@@ -36,12 +35,13 @@ class LogLine(msgspec.Struct, frozen=True, array_like=True):
 
     kind: EventKind
     text: str
+    fight: Fight | None = None  # a fight's result: the fight as data (public, as its text is)
 
 
 def log_line(e: Event, seat: int) -> LogLine | None:
     """The entry ``seat`` reads for ``e`` (a spectator, seat < 0, the public text); None: nothing."""
     text = e.for_seat(seat)
-    return LogLine(e.kind, text) if text else None
+    return LogLine(e.kind, text, e.fight) if text else None
 
 
 @dataclass(frozen=True)

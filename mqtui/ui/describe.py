@@ -36,7 +36,8 @@ from mqtui.engine.state import (
     State,
     cell_key,
 )
-from mqtui.store import HUMAN, LogLine, Seat, Snapshot
+from mqtui.seat_kinds import HUMAN, REMOTE
+from mqtui.store import LogLine, Seat, Snapshot
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -357,7 +358,7 @@ def seat_name(view: State, seats: Sequence[Seat], seat: int) -> str:
     kind = seats[seat].kind if seat < len(seats) else HUMAN
     if kind == HUMAN:
         return who
-    return f"{who} (remote)" if kind == "remote" else f"{who} (computer)"
+    return f"{who} (remote)" if kind == REMOTE else f"{who} (computer)"
 
 
 def window_order(view: State) -> list[int]:
@@ -484,7 +485,13 @@ def log_style(kind: EventKind) -> tuple[str, str]:
 
 def last_result(log: Sequence[LogLine]) -> str:
     """The words of the last fight's result in ``log`` ("" if there was none)."""
-    return next((line.text for line in reversed(log) if line.kind == "result"), "")
+    line = last_result_line(log)
+    return line.text if line else ""
+
+
+def last_result_line(log: Sequence[LogLine]) -> LogLine | None:
+    """The log entry of the last fight's result in ``log`` (None if there was none)."""
+    return next((line for line in reversed(log) if line.kind == "result"), None)
 
 
 def deck_label(deck: str) -> str:

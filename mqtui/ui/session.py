@@ -5,20 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from mqtui.bots import BOT_KINDS, make_bot
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
-from mqtui.store import HUMAN, LocalStore, Seat
+from mqtui.seat_kinds import BOT_KINDS, HUMAN, SEAT_KINDS, SeatKind
+from mqtui.store import LocalStore, Seat
 
 DEFAULT_NAMES = ("Ann", "Grizzlebeard", "Dame Pointy", "Snaggletooth", "Mopsy", "Sir Loin")
-BOT_LABELS = {
-    "random": "Computer (random)",
-    "easy": "Computer (easy)",
-    "normal": "Computer (normal)",
-    "hard": "Computer (hard)",
-}
+BOT_LABELS = {kind: f"Computer ({kind})" for kind in BOT_KINDS}
 
 
 def engine(packs: Sequence[str] = ()) -> Engine:
@@ -28,24 +22,13 @@ def engine(packs: Sequence[str] = ()) -> Engine:
     return engine_for(packs)
 
 
-@lru_cache(maxsize=8)
-def available_bot(kind: str) -> str:
-    """``kind`` if that computer player exists yet, else the nearest one that does ("random")."""
-    try:
-        make_bot(kind, seed=0)
-    except Exception:
-        return "random"
-    return kind
-
-
-def resolve_kind(kind: str) -> str:
-    if kind in (HUMAN, "remote"):
-        return kind
+def resolve_kind(kind: str) -> SeatKind:
+    """The seat kind a player names ("bot": the normal computer player); raises ValueError."""
     if kind == "bot":
-        kind = "normal"
-    if kind not in BOT_KINDS:
+        return SeatKind.NORMAL
+    if kind not in SEAT_KINDS:
         raise ValueError(f"unknown player kind {kind!r}: use human, bot, {', '.join(BOT_KINDS)}")
-    return available_bot(kind)
+    return SeatKind(kind)
 
 
 @dataclass(frozen=True)
@@ -55,7 +38,7 @@ class SeatSpec:
     colour: str = ""  # empty: the first free colour
 
 
-def default_specs(n: int = 4, kind: str = "easy") -> list[SeatSpec]:
+def default_specs(n: int = 4, kind: str = SeatKind.EASY) -> list[SeatSpec]:
     """The default table: one human against computer players of ``kind`` (easy until the player picks
     another level on the New Game screen: see ``Settings.opponents``)."""
     return [SeatSpec(DEFAULT_NAMES[0], HUMAN)] + [SeatSpec(DEFAULT_NAMES[i], kind) for i in range(1, n)]

@@ -9,6 +9,7 @@ import msgspec
 
 from mqtui.atomic import write_atomic
 from mqtui.paths import data_dir
+from mqtui.seat_kinds import SeatKind
 from mqtui.ui.themes import DEFAULT_THEME
 
 SETTINGS_FILE = "settings.json"
@@ -22,7 +23,7 @@ class Settings(msgspec.Struct, kw_only=True):
     # a window in which you can only pass passes at once
     pass_countdown: int = 3
     handoff: bool = True  # hide the hand between human players on one keyboard
-    opponents: str = "easy"  # the computer players of a new game, until the player picks others
+    opponents: str = SeatKind.EASY  # the computer players of a new game, until the player picks others
     advisor: bool = True  # offer the advisor (key w, a line in the fight pane)
     # binding id to keys ("game.search": "j"), checked by mqtui.ui.keymap before the app uses it
     keymap: dict[str, object] = msgspec.field(default_factory=dict)

@@ -24,7 +24,8 @@ from textual.widgets import ContentSwitcher, Static
 from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action, ActionKind, IllegalAction
 from mqtui.engine.state import ACT, INVITE, WINDOW
-from mqtui.store import HUMAN, GameStore, LocalStore, Snapshot
+from mqtui.seat_kinds import HUMAN, PEOPLE_KINDS
+from mqtui.store import GameStore, LocalStore, Snapshot
 from mqtui.ui.advisor import advice_for, tally_for
 from mqtui.ui.appref import mq_app
 from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
@@ -261,7 +262,7 @@ class GameScreen(SteadyScreen[None]):
 
     def _plays(self, seat: int) -> bool:
         """A person plays this seat from here (a human seat, or ours in a networked game)."""
-        return 0 <= seat < len(self.seats) and self.seats[seat].kind in (HUMAN, "remote")
+        return 0 <= seat < len(self.seats) and self.seats[seat].kind in PEOPLE_KINDS
 
     def _humans(self) -> int:
         return sum(1 for s in self.seats if s.kind == HUMAN)

@@ -23,7 +23,8 @@ from mqtui.engine.cards import CardTable
 from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_terms
 from mqtui.engine.heroes import describe
 from mqtui.engine.state import State
-from mqtui.store import HUMAN, Seat, Snapshot
+from mqtui.seat_kinds import HUMAN, PEOPLE_KINDS
+from mqtui.store import Seat, Snapshot
 from mqtui.ui.appref import mq_app
 from mqtui.ui.describe import last_result, room_name
 from mqtui.ui.screens.steady import StyledAtMount
@@ -33,7 +34,7 @@ COLUMNS = (("Level", 5), ("Kills", 5), ("Deaths", 6), ("Gold", 5))
 
 def _who(seats: tuple[Seat, ...], seat: int, name: str) -> str:
     kind = seats[seat].kind if seat < len(seats) else HUMAN
-    return name if kind in (HUMAN, "remote") else f"{name} (computer)"
+    return name if kind in PEOPLE_KINDS else f"{name} (computer)"
 
 
 def summary(cards: CardTable, seats: tuple[Seat, ...], snap: Snapshot, width: int = 72) -> Table:

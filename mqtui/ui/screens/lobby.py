@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from mqtui.net import lobbyproto as lp
 from mqtui.net.limits import Limits
 from mqtui.net.protocol import ProtocolError, SeatInfo
+from mqtui.seat_kinds import HUMAN, SeatKind
 from mqtui.ui.screens.dialog import Dialog
 from mqtui.ui.screens.steady import StyledAtMount
 
@@ -28,7 +29,7 @@ PLAYERS_WIDTH = 42  # the list fits 80 columns; the box below has every seat in 
 
 
 def seat_word(seat: SeatInfo) -> str:
-    if seat.kind != "human":
+    if seat.kind != HUMAN:
         return f"computer ({seat.kind})"
     return {"here": "player, here", "away": "player, away", "auto": "player, away (auto)"}.get(
         seat.status, "open seat" if seat.status == "empty" else f"player, {seat.status}"
@@ -107,7 +108,7 @@ class LobbyScreen(StyledAtMount, Screen[lp.Seated | None]):
         keep = self.selected()
         table.clear()
         for info in listing.tables:
-            players = ", ".join(s.name + ("" if s.kind == "human" else "*") for s in info.seats)
+            players = ", ".join(s.name + ("" if s.kind == HUMAN else "*") for s in info.seats)
             mine = f"(yours: seat {info.mine}) " if info.mine >= 0 else ""
             state = "over" if info.over else str(info.round)
             who = mine + players
@@ -193,7 +194,7 @@ class LobbyScreen(StyledAtMount, Screen[lp.Seated | None]):
 
     def action_new(self) -> None:
         listing = self.listing
-        levels = listing.levels if listing else ["normal"]
+        levels: list[str] = listing.levels if listing else [SeatKind.NORMAL]
         packs = listing.packs if listing else []
 
         def made(request: lp.Create | None) -> None:

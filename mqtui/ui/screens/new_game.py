@@ -12,9 +12,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from mqtui.engine.defs import COLOURS
+from mqtui.seat_kinds import HUMAN, SeatKind
 from mqtui.ui.appref import mq_app
 from mqtui.ui.screens.steady import StyledAtMount
-from mqtui.ui.session import DEFAULT_NAMES, SeatSpec, available_bot
+from mqtui.ui.session import DEFAULT_NAMES, SeatSpec
 from mqtui.ui.widgets.footer import QuietFooter
 
 MAX_SEATS = 6
@@ -26,12 +27,9 @@ OFF = "off"
 
 def kind_options(optional: bool) -> list[tuple[str, str]]:
     out = [("— empty seat —", OFF)] if optional else []
-    out.append(("Human", "human"))
-    for kind in ("easy", "normal", "hard", "random"):
-        label = f"Computer: {kind}"
-        if available_bot(kind) != kind:
-            label += " (not ready: random)"
-        out.append((label, kind))
+    out.append(("Human", HUMAN))
+    for kind in (SeatKind.EASY, SeatKind.NORMAL, SeatKind.HARD, SeatKind.RANDOM):
+        out.append((f"Computer: {kind}", kind))
     return out
 
 
@@ -66,7 +64,7 @@ class NewGameScreen(StyledAtMount, Screen[None]):
 
     def _opponents(self) -> str:
         kind = mq_app(self).settings.opponents
-        return kind if kind in {k for _, k in kind_options(False)} else "easy"
+        return kind if kind in {k for _, k in kind_options(False)} else SeatKind.EASY
 
     def compose(self) -> ComposeResult:
         opponents = self._opponents()
@@ -83,7 +81,7 @@ class NewGameScreen(StyledAtMount, Screen[None]):
                     yield Input(DEFAULT_NAMES[i], id=f"name-{i}", compact=True, max_length=16)
                     yield Select(
                         kind_options(optional=i >= 2),
-                        value="human" if i == 0 else (opponents if i < DEFAULT_SEATS else OFF),
+                        value=HUMAN if i == 0 else (opponents if i < DEFAULT_SEATS else OFF),
                         allow_blank=False,
                         id=f"kind-{i}",
                         classes="kind",
@@ -164,7 +162,7 @@ class NewGameScreen(StyledAtMount, Screen[None]):
     def _remember_opponents(self, specs: list[SeatSpec]) -> None:
         """The computer level the player picked becomes the default of the next new game."""
         app = mq_app(self)
-        kinds = [s.kind for s in specs if s.kind not in ("human", OFF)]
+        kinds = [s.kind for s in specs if s.kind not in (HUMAN, OFF)]
         if not kinds or kinds[0] == app.settings.opponents:
             return
         app.settings.opponents = kinds[0]

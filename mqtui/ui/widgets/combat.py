@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -16,11 +15,19 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from mqtui.engine.cards import CardTable
-from mqtui.engine.combat import die_total, fight_monsters, hero_terms, monster_terms
+from mqtui.engine.combat import (
+    die_total,
+    fight_monsters,
+    fight_text,
+    hero_terms,
+    heroes_win,
+    monster_terms,
+    tie_winner,
+)
 from mqtui.engine.state import INVITE, WINDOW, Combat, State
 from mqtui.store import LogLine, Seat, Snapshot
 from mqtui.ui.colours import theme_style
-from mqtui.ui.describe import last_result, room_name, seat_name, window_order
+from mqtui.ui.describe import last_result_line, room_name, seat_name, window_order
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.parts import Part, PartCache, Parts, changed_rows
 from mqtui.ui.widgets.steady import SteadySize
@@ -41,6 +48,16 @@ set width as its least share, the least it gives one anyway (1), and then measur
 Rich measures every cell of a table before it works out its columns' widths, and for a share-of-the-room
 column then uses none of it: measuring the fight's sides (a table each, and each of their cells) was
 about a quarter of what drawing the combat pane cost. (None: Rich measures them.)"""
+
+
+def fight_lead(hero_total: int, monster_total: int, tie_winner: str | None) -> str:
+    """Who the sums favour now, by the engine's rule (``heroes_win``): a tie is the heroes' when one
+    of them wins ties (``tie_winner``, a Warrior's power), else the monsters'."""
+    if hero_total != monster_total:
+        return "heroes lead" if hero_total > monster_total else "monsters lead"
+    if heroes_win(hero_total, monster_total, tie_winner is not None):
+        return f"tied: {tie_winner} wins ties"
+    return "tied: ties go to the monsters"
 
 
 def side(title: str, terms: list[tuple[str, int]], die: str, total: int | None, style: Style | str) -> Table:
@@ -167,7 +184,7 @@ class CombatPane(NoLinks, SteadySize, Static):
         self._parts = PartCache()  # the lines of the header, the table and each note, as last drawn
         self._wrapped: dict[tuple[str, int], int] = {}  # lines of a text at a width
         self._log: tuple[LogLine, ...] = ()
-        self._result = ""
+        self._result: LogLine | None = None
         self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
         self._fitted: tuple[int, int] = (0, 0)  # the content size the shown text was fitted to
 
@@ -196,15 +213,15 @@ class CombatPane(NoLinks, SteadySize, Static):
             self._key = None  # fit the text again to the new size
             self.watch_snapshot(self.snapshot)
 
-    def _last_result(self, log: tuple[LogLine, ...]) -> str:
+    def _last_result(self, log: tuple[LogLine, ...]) -> LogLine | None:
         """The last fight's result line, looking only at the lines added since the last call."""
         old = self._log
         if len(log) >= len(old) and (not old or log[len(old) - 1] == old[-1]):
-            found = last_result(log[len(old) :])
+            found = last_result_line(log[len(old) :])
             if found:
                 self._result = found
         else:  # the log was rewound (undo) or replaced
-            self._result = last_result(log)
+            self._result = last_result_line(log)
         self._log = log
         return self._result
 
@@ -262,11 +279,11 @@ class CombatPane(NoLinks, SteadySize, Static):
                     ("No fight now.", "italic"), "\n", ("Last fight: ", "bold"), line or "none yet"
                 )
 
-            shown = summary(result)
-            if lines is not None and self._lines(shown, width) > lines:  # each side's sum alone
-                shown = summary(_TERMS.sub(r"(… = \1)", result))
-                if self._lines(shown, width) > lines:
-                    shown.truncate(max(lines, 2) * max(width, 1) - 1, overflow="ellipsis")
+            shown = summary(result.text if result else "")
+            if lines is not None and self._lines(shown, width) > lines and result and result.fight:
+                shown = summary(fight_text(result.fight, terms=False))  # each side's sum alone
+            if lines is not None and self._lines(shown, width) > lines:
+                shown.truncate(max(lines, 2) * max(width, 1) - 1, overflow="ellipsis")
             self._show(shown, shown)
             return
         active = view.heroes[c.active]
@@ -277,7 +294,8 @@ class CombatPane(NoLinks, SteadySize, Static):
         when = "before dice"
         if c.hero_die > 0:  # rolled: the sums with the dice (the fight's result, when it is decided)
             h, m, when = h + die_total(c, 0), m + die_total(c, 1), "with the dice"
-        lead = "heroes lead" if h > m else "monsters lead (ties go to the monsters)"
+        ties = tie_winner(self.cards, view, c)
+        lead = fight_lead(h, m, ties.name if ties else None)
         names = [f"{self.cards.monster[c.boss_card].name} (the boss)"] if c.boss else []
         names += [self.cards.monster[mon.card].name for mon in fight_monsters(view, c)]
         foes = " and ".join(names) or "nobody"
@@ -364,6 +382,3 @@ class CombatPane(NoLinks, SteadySize, Static):
                 out.append(text)
             lines -= len(wrapped)
         return [t for t in out if t]
-
-
-_TERMS = re.compile(r"\([^()]* = (-?\d+)\)")  # a side's terms and sum in a result line: "(10 +2 Hat = 12)"

@@ -1,0 +1,66 @@
+"""The fight pane says who the sums favour by the engine's own rule, and sums up the last fight from
+the fight's data (never from its words)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engine_helpers import engine
+from ui_helpers import local_app, settle, until
+
+from mqtui.engine import scenario
+from mqtui.engine.scenario_build import build
+from mqtui.store import HUMAN, LocalStore, Seat
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.widgets.combat import CombatPane, fight_lead
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "seeds" / "scenarios"
+
+
+def scenario_store(name: str) -> LocalStore:
+    """The position of a scenario file, played by people at this terminal."""
+    state, events = build(engine(), scenario.load(SCENARIOS / name).setup)
+    seats = tuple(Seat(h.name, h.colour, HUMAN) for h in state.heroes)
+    return LocalStore(engine(), state, seats, bot_delay=0, log=events)
+
+
+def combat_text(app: object) -> str:
+    (game,) = [s for s in app.screen_stack if isinstance(s, GameScreen)]  # type: ignore[attr-defined]
+    return game.query_one("#combat-main", CombatPane).plain_text()
+
+
+@pytest.mark.parametrize(
+    ("hero", "monster", "winner", "says"),
+    [
+        (5, 4, None, "heroes lead"),
+        (4, 5, "Ann", "monsters lead"),
+        (5, 5, None, "tied: ties go to the monsters"),
+        (5, 5, "Ann", "tied: Ann wins ties"),
+    ],
+)
+def test_the_lead_follows_the_engines_rule(hero: int, monster: int, winner: str | None, says: str) -> None:
+    assert fight_lead(hero, monster, winner) == says
+
+
+async def test_a_warriors_tie_shows_as_the_warriors() -> None:
+    """Scenario 4-warrior-wins-ties: Ann the Warrior and the Tax Goblin, 5 against 5 with the dice."""
+    store = scenario_store("4-warrior-wins-ties.toml")
+    app = local_app(store, handoff=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: any(isinstance(s, GameScreen) for s in app.screen_stack), "the game")
+        await settle(pilot, app)
+        assert "2 vs 2 before dice, tied: Ann wins ties" in combat_text(app)
+        for action in ("0 pass", "1 pass"):  # the window before the dice closes: 3 and 3 are rolled
+            store.apply(scenario.resolve_action(store.engine, store.state, action))
+        await settle(pilot, app)
+        text = combat_text(app)
+        assert "5 vs 5 with the dice, tied: Ann wins ties" in text
+        assert "monsters" not in text.split("\n")[1]  # the summary line gives the monsters nothing
+        for action in ("0 pass", "1 pass"):  # the window after the dice closes: the fight's result
+            store.apply(scenario.resolve_action(store.engine, store.state, action))
+        await settle(pilot, app)
+        await until(pilot, lambda: "Last fight" in combat_text(app), "the last fight's summary")
+        text = " ".join(combat_text(app).split())
+        assert "Ann (1 +1 Human Warrior power +die 3 = 5) beats Tax Goblin (2 +die 3 = 5)" in text
+        assert "(a tie, won by power)" in text
