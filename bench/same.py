@@ -33,6 +33,7 @@ from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
+from mqtui.hosting import Host
 from mqtui.sim import NAMES
 
 ENC = msgspec.msgpack.Encoder()
@@ -62,6 +63,7 @@ def play(
     """Step digests of one game and a short description of each step (for the report)."""
     seats = [make_bot(kind, seed * 1000 + i) for i, kind in enumerate(bots)]
     state, events = engine.new_game([(NAMES[i], COLOURS[i]) for i in range(len(bots))], seed)
+    host = Host(engine, state, rollback=False)
     digests, notes = [], []
     gaps: list[list[str]] = [[]]
     h = hashlib.sha256(ENC.encode([[e.kind, e.text, e.private] for e in events]))
@@ -70,9 +72,7 @@ def play(
     while state.stage != STAGE_OVER and state.round <= cap:
         seat = engine.deciding(state)
         legal = list(engine.legal(state, seat))
-        bot = seats[seat]
-        view = view_for(state, seat) if getattr(bot, "needs_view", True) else None
-        action = bot.choose(engine, view, seat, legal).action
+        action = host.decide(seats[seat], seat, legal).action  # as the app asks its bots
         hero = state.heroes[seat]
         before = f"seat {seat} Level {hero.level} Moves {hero.moves} moved={hero.moved}: {action}"
         GAPS.clear()

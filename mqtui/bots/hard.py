@@ -35,33 +35,12 @@ from mqtui.bots.normal import (
 )
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import DXM, CardTable
-from mqtui.engine.defs import Content
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.heroes import MAX_LEVEL
-from mqtui.engine.legal import legal_actions
 from mqtui.engine.state import ACT, DX, DY, INVITE, SETUP, STAGE_OVER, WINDOW, State, cell_key
 
 STEP_COST = {ACT: 6}  # rollout steps an ACT decision costs (the normal bot plans there); others cost 1
 ROLLOUT_CAP = 250  # decisions in one rollout before it is cut short
-
-
-class RolloutEngine(Engine):
-    """An engine for rollouts. It shares the real engine's card table; its legal-action cache holds a
-    reference to the state it describes, so a new state can never be mistaken for a freed one."""
-
-    def __init__(self, base: Engine) -> None:
-        self.content: Content = base.content
-        self.cards = base.cards
-        self._held: State | None = None
-        self._held_key: tuple[int, int] = (-1, -1)
-        self._held_legal: list[Action] = []
-
-    def legal(self, s: State, seat: int) -> list[Action]:
-        if self._held is not s or self._held_key != (s.n, seat):
-            self._held = s
-            self._held_key = (s.n, seat)
-            self._held_legal = legal_actions(self.cards, s, seat)
-        return self._held_legal
 
 
 class HardBot:
@@ -88,15 +67,7 @@ class HardBot:
         self.z = 1.0  # ... and at least this many standard errors
         self.z_act = 1.5  # (stricter in the action phase, where the look-ahead is shortest-sighted)
         self.hoard = 2.0  # worth of plus/minus and dice cards in its own hand: they win fights to come
-        self._sims: dict[int, RolloutEngine] = {}
         self.last_samples = 0  # how many samples the last decision used (for the benchmarks)
-
-    def _sim(self, engine: Engine) -> RolloutEngine:
-        sim = self._sims.get(id(engine))
-        if sim is None or sim.cards is not engine.cards:
-            sim = RolloutEngine(engine)
-            self._sims = {id(engine): sim}
-        return sim
 
     def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice:
         assert view is not None, "the hard bot needs the seat's view"
@@ -186,7 +157,6 @@ class HardBot:
         self, engine: Engine, view: State, seat: int, candidates: list[Choice], base: Choice
     ) -> Choice:
         started = time.perf_counter()
-        sim = self._sim(engine)
         t = engine.cards
         key = f"{self.seed}:{seat}:{view.n}:{view.actions}:{view.round}".encode()
         rnd = random.Random(zlib.crc32(key))
@@ -198,8 +168,8 @@ class HardBot:
             sample = sample_state(t, view, seat, rnd, HAND_ODDS)
             for i, choice in enumerate(candidates):
                 s = copy_state(sample)
-                sim.apply(s, choice.action)
-                spent += 1 + self._rollout(sim, s, seat, turn)
+                engine.apply(s, choice.action)  # (the seat's blind engine: it sees only these worlds)
+                spent += 1 + self._rollout(engine, s, seat, turn)
                 scores[i].append(position_score(t, s, seat, self.hoard))
             n += 1
             if time.perf_counter() - started > self.deadline:
@@ -222,7 +192,7 @@ class HardBot:
         over = describe(t, view, base.action)
         return Choice(chosen.action, f"{why} (looking ahead: {best_gain:+.2f} levels better than {over})")
 
-    def _rollout(self, sim: RolloutEngine, s: State, seat: int, turn: tuple[int, int]) -> int:
+    def _rollout(self, sim: Engine, s: State, seat: int, turn: tuple[int, int]) -> int:
         """Play on with the normal policy until the fight in hand is over and the turn's player has a
         free decision again, or the turn is over. Returns the steps spent."""
         t = sim.cards
@@ -309,4 +279,4 @@ def _invite_menu(invites: list[Action]) -> list[Action]:
     return [a for a in invites if (a.b, a.c) in wanted]
 
 
-__all__ = ["HardBot", "RolloutEngine"]
+__all__ = ["HardBot"]

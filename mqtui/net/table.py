@@ -12,10 +12,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mqtui.bots import Bot
+from mqtui.bots import Bot, seat_bot
 from mqtui.engine.actions import SPECS, Action, Event, to_text
 from mqtui.engine.defs import COLOURS
-from mqtui.hosting import seat_bot
 from mqtui.net import persist
 from mqtui.net.conn import Conn
 from mqtui.net.identity import ANY, WATCH, Claim, claim_for_spec, new_code, normalise_code

@@ -17,13 +17,13 @@ from pathlib import Path
 from types import FrameType
 
 from mqtui import saves
-from mqtui.bots import Bot, Choice
+from mqtui.bots import Bot, Choice, seat_bot
 from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.cards import CardTable
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import SETUP, STAGE_OVER, State
 from mqtui.engine.view import view_for
-from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_bot
+from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory
 from mqtui.store.protocol import HUMAN, PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
 
 # Bot reasons stay out of the log (they read like debug output there): the last few are kept in
