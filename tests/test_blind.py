@@ -39,6 +39,7 @@ from mqtui.bots.easy import EasyBot
 from mqtui.bots.hard import HardBot
 from mqtui.bots.normal import NormalBot
 from mqtui.bots.random_bot import RandomBot
+from mqtui.cli import main
 from mqtui.engine.actions import Action
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
@@ -49,6 +50,7 @@ from mqtui.net.persist import SeatRec
 from mqtui.net.table import TableConfig
 from mqtui.store.local import LocalStore
 from mqtui.store.protocol import Seat
+from mqtui.ui.advisor import advice_for
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mqtui"
 ATOMS = (int, float, complex, str, bytes, bool, type(None), range, enum.Enum, type(...))
@@ -146,9 +148,11 @@ class Watch:
     def real_game(self) -> tuple[State, Engine]:
         frame: types.FrameType | None = sys._getframe(2)
         while frame is not None:
-            host = frame.f_locals.get("self")
+            host, state, engine = (frame.f_locals.get(k) for k in ("self", "state", "engine"))
             if isinstance(host, Host):
                 return host.state, host.engine
+            if isinstance(state, State) and isinstance(engine, Engine):  # mqtui hint: the save's game
+                return state, engine
             frame = frame.f_back
         assert self.real is not None, "a bot was asked outside Host.decide and outside the watched callers"
         return self.real
@@ -266,6 +270,29 @@ def test_the_servers_bots_are_blind(engine: Engine, watch: Watch, monkeypatch: p
         table._auto_act()
     assert set(watch.calls) == set(BOT_KINDS), watch.calls
     watch.end_of_game(engine, table.state)
+
+
+@pytest.mark.slow(seconds=5)
+def test_the_advisor_and_hint_are_blind(
+    engine: Engine, watch: Watch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The advisor asks the hard bot for the seat on screen (in the app and in ``mqtui hint``)."""
+    seats = tuple(Seat(sim.NAMES[i], COLOURS[i], "normal") for i in range(4))
+    store = LocalStore.new(engine, seats, 12, bot_delay=0)
+    asked = hints = 0
+    while store.state.round <= 6 and store.state.stage != STAGE_OVER:
+        s = store.state
+        seat = engine.deciding(s)
+        if len(engine.legal(s, seat)) > 1 and s.n % 4 == 0:
+            watch.real = (s, engine)
+            asked += advice_for(store.snapshot(seat), engine.cards) is not None
+            if s.n % 20 == 0:
+                store.save(tmp_path / "game.mqsave")
+                hints += main(["hint", str(tmp_path / "game.mqsave")]) == 0
+            watch.real = None
+        store.step_bot()
+    capsys.readouterr()
+    assert asked >= 20 and hints >= 2 and watch.calls["hard"] >= asked + hints
 
 
 def test_only_the_host_asks_a_bot() -> None:

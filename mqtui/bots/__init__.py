@@ -19,6 +19,8 @@ from mqtui.engine.game import Engine
 from mqtui.engine.state import State
 from mqtui.seat_kinds import BOT_KINDS as BOT_KINDS  # the list of kinds lives below the saves
 
+ADVISOR = "advisor"  # a seat that takes the advisor's suggestion: for measuring it in ``mqtui sim`` only
+
 
 class Choice(NamedTuple):
     action: Action
@@ -49,6 +51,10 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         from mqtui.bots.hard import HardBot
 
         return HardBot(seed)
+    if kind == ADVISOR:
+        from mqtui.bots.advice import AdvisorBot
+
+        return AdvisorBot(seed)
     raise ValueError(f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}")
 
 

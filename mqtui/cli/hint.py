@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     view = view_for(state, seat)
     legal = list(engine.legal(state, seat))
     snap = Snapshot(seat=seat, view=view, legal=tuple(legal), deciding=waiting, log=(), n=state.n)
-    advice = advise(engine.cards, view, seat, legal, lambda a: action_label(a, snap, engine.cards))
+    advice = advise(engine.blind(), view, seat, legal, lambda a: action_label(a, snap, engine.cards))
     name = state.heroes[seat].name
     if advice is None:
         text = f"nothing to decide: the game waits for {state.heroes[waiting].name}"
