@@ -38,7 +38,7 @@ from mqtui.engine.state import ACT, DX, DY, FLEE, INVITE, WINDOW, State
 Label = Callable[[Action], str]
 
 
-MAX_CHARS = 120  # one short line
+MAX_CHARS = 140  # one short line (two in a narrow fight pane), with room for "(a close call)"
 ADVICE_MS = 300.0  # the look-ahead's time limit: a person does not notice the wait
 CLOSE = 0.05  # the two best choices are a close call when they differ by less (in levels) or the noise
 
@@ -114,6 +114,8 @@ def _doubt(search: Search | None, action: Action) -> str:
     for j in range(len(search.candidates)):
         if j != i:
             gain, err = search.gap(i, j)
+            if gain == err == 0.0:
+                continue  # the same on every deal (say, two helpers who would both win it): no doubt
             if gain < max(CLOSE, err):
                 return "a close call"
     return ""
