@@ -4,8 +4,8 @@ often a low hero meets a monster it could beat (issue 16 item 4; the figures of 
     .venv/bin/python bench/pace.py [--games 200] [--players 4 6] [--bots normal] [--seed 1]
                                    [--jobs 1] [--content DIR ...] [--json]
 
-For each table size it plays ``--games`` games (game ``g`` on seed ``seed + g``, bot ``i`` seeded
-``(seed + g) * 1000 + i`` as ``mqtui sim`` does) and prints:
+For each table size it plays ``--games`` games (game ``g`` on seed ``seed + g``, each seat's bot the
+one ``mqtui sim`` and the app put there, :func:`mqtui.bots.seat_bot`, asked as they ask it) and prints:
 
 - **rounds to the win** of the finished games: median and quartiles (and how many hit the cap);
 - **Level by round**: the mean Level of the leader, the second hero, ... at the end of each round,
@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mqtui.bots import make_bot
+from mqtui.bots import seat_bot
 from mqtui.bots.eval import p_win
 from mqtui.engine.board import adjacent
 from mqtui.engine.cards import CardTable
@@ -44,7 +44,7 @@ from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
 from mqtui.engine.heroes import has_power
 from mqtui.engine.state import STAGE_OVER, Combat, Monster, State
-from mqtui.engine.view import view_for
+from mqtui.hosting import Host
 from mqtui.sim import DEFAULT_ROUND_CAP, NAMES
 
 LOW = 3  # a "low" hero: Level 1 to LOW
@@ -117,14 +117,13 @@ def _drawn(t: CardTable, s: State, seat: int, m: Monster, p: Pace) -> None:
 
 def play(engine: Engine, bots: list[str], seed: int, cap: int) -> Pace:
     t = engine.cards
-    seats = [make_bot(kind, seed * 1000 + i) for i, kind in enumerate(bots)]
+    seats = [seat_bot(kind, seed, i) for i, kind in enumerate(bots)]
     state, _ = engine.new_game([(NAMES[i], COLOURS[i]) for i in range(len(bots))], seed)
+    host = Host(engine, state, rollback=False)
     p = Pace()
     while state.stage != STAGE_OVER and state.round <= cap:
         seat = engine.deciding(state)
-        bot = seats[seat]
-        view = view_for(state, seat) if getattr(bot, "needs_view", True) else None
-        action = bot.choose(engine, view, seat, list(engine.legal(state, seat))).action
+        action = host.decide(seats[seat], seat).action
         before_round, before_fight, before_monster = state.round, state.combat, state.next_monster
         low = state.heroes[seat].level <= LOW and action.kind in ("move", "search")
         engine.apply(state, action)

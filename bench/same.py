@@ -9,7 +9,8 @@ deciding seat, the action taken, the events it made (kind, text, private text) a
 afterwards (msgpack). ``compare`` plays the same games again and, for each game whose steps differ,
 prints the first differing step with what happened there (the action and the events, before and
 after), so that a change can be shown to touch only the games it means to.
-Bots are seeded per game as in ``mqtui sim``; pass ``--content`` to pin the content folder.
+Each seat's bot is the one ``mqtui sim`` and the app put there (``seat_bot``), asked as they ask it
+(``Host.decide``); pass ``--content`` to pin the content folder.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mqtui.bots import make_bot
+from mqtui.bots import seat_bot
 from mqtui.engine import board
 from mqtui.engine.content import load_content
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
 from mqtui.engine.view import view_for
+from mqtui.hosting import Host
 from mqtui.sim import NAMES
 
 ENC = msgspec.msgpack.Encoder()
@@ -60,8 +62,9 @@ def play(
     engine: Engine, bots: list[str], seed: int, cap: int
 ) -> tuple[list[str], list[str], list[list[str]]]:
     """Step digests of one game and a short description of each step (for the report)."""
-    seats = [make_bot(kind, seed * 1000 + i) for i, kind in enumerate(bots)]
+    seats = [seat_bot(kind, seed, i) for i, kind in enumerate(bots)]
     state, events = engine.new_game([(NAMES[i], COLOURS[i]) for i in range(len(bots))], seed)
+    host = Host(engine, state, rollback=False)
     digests, notes = [], []
     gaps: list[list[str]] = [[]]
     h = hashlib.sha256(ENC.encode([[e.kind, e.text, e.private] for e in events]))
@@ -70,9 +73,7 @@ def play(
     while state.stage != STAGE_OVER and state.round <= cap:
         seat = engine.deciding(state)
         legal = list(engine.legal(state, seat))
-        bot = seats[seat]
-        view = view_for(state, seat) if getattr(bot, "needs_view", True) else None
-        action = bot.choose(engine, view, seat, legal).action
+        action = host.decide(seats[seat], seat, legal).action  # as the app asks its bots
         hero = state.heroes[seat]
         before = f"seat {seat} Level {hero.level} Moves {hero.moves} moved={hero.moved}: {action}"
         GAPS.clear()

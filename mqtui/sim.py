@@ -1,7 +1,8 @@
 """Headless games between bots: the simulator behind ``mqtui sim`` and the benchmarks.
 
-Each game is reproducible from its seed: the game seed drives the engine, and bot ``i`` of game ``g``
-gets the seed ``g * 1000 + i``. An exception inside a game is caught and reported with the seed and
+Each game is reproducible from its seed: the game seed drives the engine, and the bot of each seat is
+the one the app and a server would put there (:func:`mqtui.bots.seat_bot`), so a seeded game plays
+here as it does in the app. An exception inside a game is caught and reported with the seed and
 action number that reproduce it. With ``rotate``, game ``g`` shifts the seat list by ``g`` places, so
 that every bot kind plays every seat equally often (the first seat moves first).
 """
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqtui.bots import make_bot
+from mqtui.bots import seat_bot
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
@@ -52,7 +53,7 @@ def play_game(
 ) -> GameResult:
     players = [(NAMES[i], COLOURS[i]) for i in range(len(bots))]
     result = GameResult(seed=seed, bots=tuple(bots))
-    seats = [make_bot(kind, seed * 1000 + i) for i, kind in enumerate(bots)]
+    seats = [seat_bot(kind, seed, i) for i, kind in enumerate(bots)]
     try:
         game = Host(engine, engine.new_game(players, seed)[0], rollback=False)  # a failed game is reported
         state = game.state

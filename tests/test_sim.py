@@ -94,3 +94,26 @@ def test_a_boss_won_together_counts_for_both_but_not_as_a_sole_win() -> None:
     assert report["shared_wins"] == 1
     assert report["win_rate_by_kind"] == {"hard": round(2 / 3, 3), "normal": round(2 / 3, 3)}
     assert report["sole_win_rate_by_kind"] == {"hard": round(1 / 3, 3), "normal": round(1 / 3, 3)}
+
+
+def test_sim_and_the_app_play_the_same_game_from_the_same_seed_and_seats(engine: Engine) -> None:
+    """One bot-seeding rule (mqtui.bots.seat_bot): the simulator's game is the one the app's store
+    plays with the same seats and seed, decision for decision."""
+    from mqtui.bots import bot_seed
+    from mqtui.engine.defs import COLOURS
+    from mqtui.sim import NAMES
+    from mqtui.store import LocalStore, Seat
+
+    kinds = ("normal", "easy", "random")
+    result = play_game(engine, kinds, 21, round_cap=12)
+    store = LocalStore.new(engine, tuple(Seat(NAMES[i], COLOURS[i], k) for i, k in enumerate(kinds)), 21, 0)
+    while store.state.round <= 12 and store.step_bot():
+        pass
+    s = store.state
+    assert not result.error and result.decisions == len(store.actions) > 300
+    assert (result.rounds, result.levels, result.deaths) == (
+        s.round,
+        [h.level for h in s.heroes],
+        [h.deaths for h in s.heroes],
+    )
+    assert len({bot_seed(21, seat) for seat in range(6)} | {bot_seed(22, 0)}) == 7

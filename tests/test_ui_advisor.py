@@ -22,6 +22,7 @@ from ui_helpers import (
     until,
 )
 
+from mqtui.bots import advice
 from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action
 from mqtui.store import LocalStore
@@ -33,6 +34,12 @@ from mqtui.ui.screens.new_game import NewGameScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.settings import Settings, load_settings
 from mqtui.ui.widgets.combat import CombatPane
+
+
+@pytest.fixture(autouse=True)
+def _no_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The advisor's look-ahead ends on its step budget, not on a loaded machine's clock."""
+    monkeypatch.setattr(advice, "ADVICE_MS", 600_000.0)
 
 
 def fight_game() -> LocalStore:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
+from dataclasses import dataclass
 
 from mqtui.bots import Choice
 from mqtui.bots.eval import position_score
@@ -35,33 +36,32 @@ from mqtui.bots.normal import (
 )
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import DXM, CardTable
-from mqtui.engine.defs import Content
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.heroes import MAX_LEVEL
-from mqtui.engine.legal import legal_actions
 from mqtui.engine.state import ACT, DX, DY, INVITE, SETUP, STAGE_OVER, WINDOW, State, cell_key
 
 STEP_COST = {ACT: 6}  # rollout steps an ACT decision costs (the normal bot plans there); others cost 1
 ROLLOUT_CAP = 250  # decisions in one rollout before it is cut short
 
 
-class RolloutEngine(Engine):
-    """An engine for rollouts. It shares the real engine's card table; its legal-action cache holds a
-    reference to the state it describes, so a new state can never be mistaken for a freed one."""
+@dataclass(frozen=True)
+class Search:
+    """What a look-ahead found: each candidate's score on each sample (the same samples for all), and
+    on how many of them the fight in hand (or one the move starts) was won by its hero."""
 
-    def __init__(self, base: Engine) -> None:
-        self.content: Content = base.content
-        self.cards = base.cards
-        self._held: State | None = None
-        self._held_key: tuple[int, int] = (-1, -1)
-        self._held_legal: list[Action] = []
+    candidates: tuple[Choice, ...]  # the normal bot's choice first
+    scores: tuple[tuple[float, ...], ...]
+    wins: tuple[int, ...]
+    samples: int
+    cut: bool  # the deadline ended it before its step budget
 
-    def legal(self, s: State, seat: int) -> list[Action]:
-        if self._held is not s or self._held_key != (s.n, seat):
-            self._held = s
-            self._held_key = (s.n, seat)
-            self._held_legal = legal_actions(self.cards, s, seat)
-        return self._held_legal
+    def gap(self, a: int, b: int) -> tuple[float, float]:
+        """Candidate ``a``'s mean gain over ``b`` on the same samples, and its standard error."""
+        diffs = [x - y for x, y in zip(self.scores[a], self.scores[b], strict=True)]
+        n = max(1, len(diffs))
+        gain = sum(diffs) / n
+        var = sum((d - gain) ** 2 for d in diffs) / max(1, n - 1)
+        return gain, (var / n) ** 0.5
 
 
 class HardBot:
@@ -88,19 +88,13 @@ class HardBot:
         self.z = 1.0  # ... and at least this many standard errors
         self.z_act = 1.5  # (stricter in the action phase, where the look-ahead is shortest-sighted)
         self.hoard = 2.0  # worth of plus/minus and dice cards in its own hand: they win fights to come
-        self._sims: dict[int, RolloutEngine] = {}
         self.last_samples = 0  # how many samples the last decision used (for the benchmarks)
-
-    def _sim(self, engine: Engine) -> RolloutEngine:
-        sim = self._sims.get(id(engine))
-        if sim is None or sim.cards is not engine.cards:
-            sim = RolloutEngine(engine)
-            self._sims = {id(engine): sim}
-        return sim
+        self.last_search: Search | None = None  # the last decision's look-ahead (None: it had none)
 
     def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice:
         assert view is not None, "the hard bot needs the seat's view"
         self.last_samples = 0
+        self.last_search = None
         base = decide(engine.cards, view, seat, legal, self.params)
         if len(legal) == 1:
             return base
@@ -186,34 +180,38 @@ class HardBot:
         self, engine: Engine, view: State, seat: int, candidates: list[Choice], base: Choice
     ) -> Choice:
         started = time.perf_counter()
-        sim = self._sim(engine)
         t = engine.cards
         key = f"{self.seed}:{seat}:{view.n}:{view.actions}:{view.round}".encode()
         rnd = random.Random(zlib.crc32(key))
         scores: list[list[float]] = [[] for _ in candidates]
+        wins = [0] * len(candidates)
+        fighter = view.combat.active if view.combat is not None else seat  # whose fight the odds are of
+        kills = view.heroes[fighter].kills
         turn = (view.round, view.active)
         spent = 0
         n = 0
+        cut = False
         while n < self.samples and spent < self.steps:
             sample = sample_state(t, view, seat, rnd, HAND_ODDS)
             for i, choice in enumerate(candidates):
                 s = copy_state(sample)
-                sim.apply(s, choice.action)
-                spent += 1 + self._rollout(sim, s, seat, turn)
+                engine.apply(s, choice.action)  # (the seat's blind engine: it sees only these worlds)
+                spent += 1 + self._rollout(engine, s, seat, turn)
                 scores[i].append(position_score(t, s, seat, self.hoard))
+                wins[i] += s.heroes[fighter].kills > kills or fighter in s.winners
             n += 1
             if time.perf_counter() - started > self.deadline:
+                cut = n < self.samples and spent < self.steps
                 break
         self.last_samples = n
+        self.last_search = Search(tuple(candidates), tuple(tuple(x) for x in scores), tuple(wins), n, cut)
         # a candidate replaces the normal bot's choice (index 0) only if it is clearly better on the
         # same samples: its mean paired gain must beat the noise
         best, best_gain = 0, 0.0
         z = self.z_act if view.frames[-1].kind == ACT else self.z
         for i in range(1, len(candidates)):
-            diffs = [a - b for a, b in zip(scores[i], scores[0], strict=True)]
-            gain = sum(diffs) / n
-            var = sum((d - gain) ** 2 for d in diffs) / max(1, n - 1)
-            if gain > max(self.margin, z * (var / n) ** 0.5) and gain > best_gain:
+            gain, err = self.last_search.gap(i, 0)
+            if gain > max(self.margin, z * err) and gain > best_gain:
                 best, best_gain = i, gain
         if best == 0:
             return base
@@ -222,7 +220,7 @@ class HardBot:
         over = describe(t, view, base.action)
         return Choice(chosen.action, f"{why} (looking ahead: {best_gain:+.2f} levels better than {over})")
 
-    def _rollout(self, sim: RolloutEngine, s: State, seat: int, turn: tuple[int, int]) -> int:
+    def _rollout(self, sim: Engine, s: State, seat: int, turn: tuple[int, int]) -> int:
         """Play on with the normal policy until the fight in hand is over and the turn's player has a
         free decision again, or the turn is over. Returns the steps spent."""
         t = sim.cards
@@ -309,4 +307,4 @@ def _invite_menu(invites: list[Action]) -> list[Action]:
     return [a for a in invites if (a.b, a.c) in wanted]
 
 
-__all__ = ["HardBot", "RolloutEngine"]
+__all__ = ["HardBot", "Search"]

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     share = seat_view(engine, state, seat)
     snap = Snapshot(share.seat, share.view, share.legal, share.deciding, (), share.n, share.over)
     advice = advise(
-        engine.cards, share.view, seat, list(share.legal), lambda a: action_label(a, snap, engine.cards)
+        engine.blind(), share.view, seat, list(share.legal), lambda a: action_label(a, snap, engine.cards)
     )
     name = state.heroes[seat].name
     if advice is None:

@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="random",
-        help="bot kind for every seat, or one per seat comma-separated (random, easy, normal, hard)",
+        help="bot kind for every seat, or one per seat comma-separated (random, easy, normal, hard; "
+        "advisor: a seat that always takes the advisor's suggestion)",
     )
     parser.add_argument("--round-cap", type=int, default=200, help="stop a game after this many rounds")
     parser.add_argument("--json", action="store_true", help="print one JSON object and no progress bar")
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mqtui.bots import BOT_KINDS
+    from mqtui.bots import ADVISOR, BOT_KINDS
     from mqtui.sim import run as run_sim
     from mqtui.sim import summarise
 
@@ -42,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
     kinds = [k.strip() for k in args.bots.split(",")]
     if len(kinds) == 1:
         kinds *= args.players
-    if len(kinds) != args.players or any(k not in BOT_KINDS for k in kinds):
+    if len(kinds) != args.players or any(k not in (*BOT_KINDS, ADVISOR) for k in kinds):
         print(
-            f"mqtui sim: --bots needs 1 or {args.players} kinds from {', '.join(BOT_KINDS)}", file=sys.stderr
+            f"mqtui sim: --bots needs 1 or {args.players} kinds from {', '.join((*BOT_KINDS, ADVISOR))}",
+            file=sys.stderr,
         )
         return 2
     engine = pack_engine(args, "sim")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal, NamedTuple
 
 from mqtui.engine.defs import Content, DxmDef, MonsterDef, Power, RoomDef, TreasureDef
@@ -66,6 +66,11 @@ class CardTable:
         self.by_id.setdefault(card_id, []).append(len(self.deck_of))
         self.deck_of.append(deck)
         self.names.append(name)
+
+    def private(self) -> CardTable:
+        """The same cards with caches of its own. The caches remember what they were asked about (a hand's
+        items, a race card in a hand), so one card table per seat's computer player, never shared."""
+        return replace(self, traits_cache={}, loadout_cache={})
 
     def uids(self, deck: Deck) -> list[int]:
         return [uid for uid, d in enumerate(self.deck_of) if d == deck]

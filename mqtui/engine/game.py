@@ -1,7 +1,8 @@
 """The engine: a new game, the legal actions, and applying an action to a state.
 
 ``Engine(content)`` holds only the content and its card table; all game data lives in the
-:class:`~mqtui.engine.state.State`. ``apply`` changes the state it is given and returns the events; use
+:class:`~mqtui.engine.state.State` (and the last answer of ``legal``, a cache that refers to the state it
+was asked about: a computer player gets an engine of its own, :meth:`Engine.blind`, never this one). ``apply`` changes the state it is given and returns the events; use
 :func:`copy_state` first where the previous state must be kept.
 """
 
@@ -67,14 +68,20 @@ DEATH_CARDS = 2
 class Engine:
     """The rules of the game, for one content set."""
 
-    def __init__(self, content: Content) -> None:
+    def __init__(self, content: Content, cards: CardTable | None = None) -> None:
         self.content = content
-        self.cards = CardTable.build(content)
+        self.cards = cards if cards is not None else CardTable.build(content)
         # the last answer of ``legal``: the state object itself (not its id, which Python reuses once
         # a state is freed), its state number and the seat
         self._legal_state: State | None = None
         self._legal_n = self._legal_seat = -1
         self._legal: list[Action] = []
+
+    def blind(self) -> Engine:
+        """An engine for one seat's computer player (or advisor): the same rules on a card table with
+        caches of its own, that has seen no state. It knows only what its user asks it about (the
+        seat's view, worlds dealt from the view), so nothing reachable from it holds a hidden card."""
+        return Engine(self.content, self.cards.private())
 
     # -- setting up ---------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ statistics.
 
 from __future__ import annotations
 
-from mqtui.hosting.host import Host, Hosted, Step, seat_bot
+from mqtui.hosting.host import Host, Hosted, Step
 from mqtui.hosting.saving import SaveEncoder, SeatLike, seat_recs
 from mqtui.hosting.seatview import SeatView, seat_view
 from mqtui.hosting.undo import REVEALING, UNDOABLE, UndoHistory, reveals
@@ -29,7 +29,6 @@ __all__ = [
     "Step",
     "UndoHistory",
     "reveals",
-    "seat_bot",
     "seat_recs",
     "seat_view",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mqtui.bots import Bot, Choice, make_bot
+from mqtui.bots import Bot, Choice
 from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import State
@@ -36,6 +36,7 @@ class Host:
     log: list[Event] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     rollback: bool = True
+    blind: dict[int, Engine] = field(default_factory=dict)  # each bot seat's own engine (see decide)
 
     def apply(self, action: Action, expect_n: int | None = None) -> Step:
         """Apply ``action``; IllegalAction (nothing changed) or the engine's failure propagate."""
@@ -63,11 +64,19 @@ class Host:
 
     def decide(self, bot: Bot, who: int, legal: Sequence[Action] | None = None) -> Choice:
         """The computer player ``bot``'s choice for seat ``who`` among ``legal`` (default: the seat's
-        legal actions now), from that seat's view only (none for a bot that needs none)."""
+        legal actions now), from that seat's view only (none for a bot that needs none).
+
+        The one place a game's bots are asked. A bot is handed the view, the legal actions and the
+        seat's own blind engine (never :attr:`engine`, whose legal-action cache holds the real state),
+        so nothing it can reach holds another seat's hand or the deck order."""
         if legal is None:
             legal = self.engine.legal(self.state, who)
         view = view_for(self.state, who) if bot.needs_view else None
-        return bot.choose(self.engine, view, who, list(legal))
+        engine = self.blind.get(who)
+        if engine is None:
+            engine = self.blind[who] = self.engine.blind()
+        engine.forget()  # (it holds no more than the bot's own last question: drop even that)
+        return bot.choose(engine, view, who, list(legal))
 
 
 class Hosted:
@@ -91,8 +100,3 @@ class Hosted:
     @property
     def actions(self) -> list[Action]:
         return self.host.actions
-
-
-def seat_bot(kind: str, seed: int, seat: int) -> Bot:
-    """The computer player of ``kind`` for ``seat`` of the game with ``seed`` (raises ValueError)."""
-    return make_bot(kind, seed=seed * 31 + seat)

@@ -28,11 +28,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mqtui.bots import Bot
+from mqtui.bots import Bot, seat_bot
 from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
 from mqtui.engine.game import Engine
 from mqtui.engine.state import STAGE_OVER
-from mqtui.hosting import Host, Hosted, seat_bot, seat_view
+from mqtui.hosting import Host, Hosted, seat_view
 from mqtui.net import persist
 from mqtui.net import protocol as wire
 from mqtui.net.conn import Conn

@@ -21,12 +21,12 @@ from pathlib import Path
 from types import FrameType
 
 from mqtui import saves
-from mqtui.bots import Bot, Choice
+from mqtui.bots import Bot, Choice, seat_bot
 from mqtui.engine.actions import Action, Event, IllegalAction
 from mqtui.engine.cards import CardTable
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import SETUP, State
-from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_bot, seat_view
+from mqtui.hosting import Host, Hosted, SaveEncoder, UndoHistory, seat_view
 from mqtui.seat_kinds import HUMAN, SeatKind
 from mqtui.store.protocol import PEOPLE, Listener, LogLine, Reason, Seat, Snapshot, log_line
 

@@ -1,8 +1,8 @@
 """The advisor in the app: the advice for the decision on screen, and how often the player took it.
 
 The advice comes from :func:`mqtui.bots.advice.advise` on the snapshot's view, which is the seat's own
-view (the same thing a computer player gets), so it can never tell the player anything the seat cannot
-see. The tally (advice offered, advice followed) lives beside the store for the length of the game, so
+view (the same thing a computer player gets), on a blind engine of the seat's own, so it can never tell
+the player anything the seat cannot see. The tally (advice offered, advice followed) lives beside the store for the length of the game, so
 the game-over screen can read it with :func:`tally_for`.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from mqtui.bots.advice import Advice, advise
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
+from mqtui.engine.game import Engine
 from mqtui.store import Snapshot
 from mqtui.ui.describe import action_label
 
@@ -50,12 +51,34 @@ def tally_for(store: object) -> AdviceTally:
     return tally
 
 
+_ENGINES: dict[int, dict[int, Engine]] = {}  # by id(cards): each seat's blind engine for the advisor
+
+
+def _blind(cards: CardTable, seat: int) -> Engine:
+    """The advisor's engine for ``seat``: blind, with caches of its own (see Engine.blind)."""
+    key = id(cards)
+    seats = _ENGINES.get(key)
+    if seats is None:
+        seats = _ENGINES[key] = {}
+        weakref.finalize(cards, _ENGINES.pop, key, None)
+    engine = seats.get(seat)
+    if engine is None:
+        engine = seats[seat] = Engine(cards.content, cards.private())
+    engine.forget()
+    return engine
+
+
 def advice_for(snap: Snapshot, cards: CardTable) -> Advice | None:
-    """The advice for the decision in front of the snapshot's seat; None when there is no real choice."""
+    """The advice for the decision in front of the snapshot's seat; None when there is no real choice.
+    (The hard bot's look-ahead: up to ``ADVICE_MS``.)"""
     if len(snap.legal) < 2 or snap.deciding != snap.seat or snap.over:
         return None
     return advise(
-        cards, snap.view, snap.seat, list(snap.legal), lambda a: action_label(a, snap, cards, short=True)
+        _blind(cards, snap.seat),
+        snap.view,
+        snap.seat,
+        list(snap.legal),
+        lambda a: action_label(a, snap, cards, short=True),
     )
 
 

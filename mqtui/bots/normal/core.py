@@ -42,7 +42,7 @@ HOPE_POWER = 2.0  # hope falls off steeply as the fights run out
 RIVAL_HOPE = 0.25  # a Level 9 rival with this much hope is close enough to hurry for the boss
 
 
-@dataclass
+@dataclass(frozen=True)
 class Params:
     """Knobs of the heuristic (the hard bot and the tuning runs change them)."""
 
