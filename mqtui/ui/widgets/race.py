@@ -140,4 +140,7 @@ class RaceStrip(Kept, NoLinks, Static):
         self._key = key
         lines = race_lines(self.cards, view, snap.seat, width, player_styles(self.app), self.compact)
         self.update(Text("\n").join(lines), layout=len(lines) != self._lines)
+        if len(lines) != self._lines:  # (app.tcss: a short screen's hero sheet gives the lines back)
+            self.screen.set_class(len(lines) >= 2, "-race-2")
+            self.screen.set_class(len(lines) >= 3, "-race-3")
         self._lines = len(lines)
