@@ -243,8 +243,12 @@ async def test_the_hand_is_usable_in_a_fight(size: tuple[int, int], at: int) -> 
             if i in playable and i not in reached:
                 reached.add(i)
                 await pilot.pause()
+                # the card's lines are in view (an option takes a line per line of its prompt: two
+                # at 120 columns, name and kind; so its first line is not its index)
+                first = sum(len(hand.get_option_at_index(j).prompt.plain.splitlines()) for j in range(i))
+                lines = len(hand.get_option_at_index(i).prompt.plain.splitlines())
                 top = hand.scroll_offset.y
-                assert top <= i < top + hand.scrollable_content_region.height  # the card is in view
+                assert top <= first and first + lines <= top + hand.scrollable_content_region.height
                 assert box.region.height > 0 and box.max_scroll_y == 0, "the card's text is cut"
             await pilot.press("down")
         assert reached == set(playable)

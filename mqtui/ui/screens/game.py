@@ -238,7 +238,7 @@ class GameScreen(SteadyScreen[None]):
         restyles the pane: the side pane, hidden at 80 columns whatever its class, needs none). At every
         width the hero sheet shrinks to its first lines and the actions pane to its few actions, so
         that the hand, whose cards are what a fight is played with, keeps its room (and on a short
-        screen the card's text has more lines)."""
+        screen the card's text has more lines), and the race strip keeps to one line."""
         if self._fight_panes is None:
             self._fight_panes = tuple(
                 self.query_one(f"#{name}")
@@ -250,6 +250,7 @@ class GameScreen(SteadyScreen[None]):
         side.set_class(fighting and wide, "-fighting")
         for pane in right:
             pane.set_class(fighting, "-fighting")
+        self.query_one(RaceStrip).compact = fighting
 
     # -- snapshots ------------------------------------------------------------------------------------
 

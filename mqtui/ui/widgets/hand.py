@@ -69,6 +69,11 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self._key = self._shown = None
         self.watch_snapshot(self.snapshot)
 
+    def on_resize(self) -> None:
+        # the highlighted card stays in view when the pane shrinks (a fight at 120 columns opens
+        # the combat pane above it: the card highlighted before could be left below the pane's end)
+        self.call_after_refresh(self.scroll_to_highlight)
+
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
 

@@ -2,7 +2,8 @@
 
 Public facts only (never a hand or a card count). The hero whose turn it is is marked with "▶" (not by
 colour alone); the heroes close to winning get a warning line ("⚠ …", from :func:`mqtui.ui.race.race_warnings`).
-The heroes share one line when each gets room enough for its name and room, else they take two.
+The heroes share one line when each gets room enough for its name and room, else they take two; a
+``compact`` strip (in a fight, where the hand needs the lines) keeps them on one line, names and rooms cut.
 """
 
 from __future__ import annotations
@@ -59,11 +60,18 @@ def hero_cell(
 
 
 def race_lines(
-    cards: CardTable, view: State, viewer: int, width: int, styles: Mapping[str, Style] | None = None
+    cards: CardTable,
+    view: State,
+    viewer: int,
+    width: int,
+    styles: Mapping[str, Style] | None = None,
+    compact: bool = False,
 ) -> list[Text]:
-    """The strip's lines at ``width`` columns: the heroes (one or two lines), then any warnings."""
+    """The strip's lines at ``width`` columns: the heroes (one or two lines; one if ``compact``), then
+    any warnings."""
     heroes = list(view.heroes)
-    rows = 1 if (width - len(SEPARATOR) * (len(heroes) - 1)) // max(1, len(heroes)) >= MIN_CELL else 2
+    fits = (width - len(SEPARATOR) * (len(heroes) - 1)) // max(1, len(heroes)) >= MIN_CELL
+    rows = 1 if compact or fits else 2
     per_row = -(-len(heroes) // rows)
     cell = (width - len(SEPARATOR) * (per_row - 1)) // per_row  # (columns line up over two lines)
     full = all(sum(map(len, _parts(cards, view, h)[:3])) + len(h.name) <= cell for h in heroes)
@@ -95,6 +103,7 @@ class RaceStrip(Kept, NoLinks, Static):
     """
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    compact: reactive[bool] = reactive(False, repaint=False)  # one line whatever the width
 
     def __init__(self, cards: CardTable, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -103,6 +112,9 @@ class RaceStrip(Kept, NoLinks, Static):
         self._lines = 0
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
+        self._redraw()
+
+    def watch_compact(self) -> None:
         self._redraw()
 
     def on_resize(self) -> None:
@@ -116,6 +128,7 @@ class RaceStrip(Kept, NoLinks, Static):
         view = snap.view
         key = (
             width,
+            self.compact,
             self.app.theme,  # (the heroes' names are in the theme's colours)
             snap.seat,
             view.active,
@@ -125,6 +138,9 @@ class RaceStrip(Kept, NoLinks, Static):
         if key == self._key:
             return
         self._key = key
-        lines = race_lines(self.cards, view, snap.seat, width, player_styles(self.app))
+        lines = race_lines(self.cards, view, snap.seat, width, player_styles(self.app), self.compact)
         self.update(Text("\n").join(lines), layout=len(lines) != self._lines)
+        if len(lines) != self._lines:  # (app.tcss: a short screen's hero sheet gives the lines back)
+            self.screen.set_class(len(lines) >= 2, "-race-2")
+            self.screen.set_class(len(lines) >= 3, "-race-3")
         self._lines = len(lines)
