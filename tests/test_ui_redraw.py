@@ -181,9 +181,9 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
 
         monkeypatch.setattr(pane, "refresh", counting)
         monkeypatch.setattr(pane, "_fit", fitting)
-    store = store_for((("Ann", "human"), ("Bob", "random")), seed=4, setup_done=False)
+    store = store_for((("Ann", "human"), ("Bob", "random")), seed=2, setup_done=False)
     app = local_app(store)  # (one pair of eyes)
-    rng = random.Random(4)
+    rng = random.Random(2)
     kept, new = Counter[str](), Counter[str]()  # texts made again the same, and other texts
     async with app.run_test(size=(W, H)) as pilot:
         await settle(pilot, app)
@@ -193,6 +193,7 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
         panes = {"HeroSheet": screen.query_one(HeroSheet), "RoomInfo": screen.query_one(RoomInfo)}
         for step in range(40):
             before = {name: shown(pane) for name, pane in panes.items()}
+            styled = {name: (pane.size, frozenset(pane.classes)) for name, pane in panes.items()}
             counts = redrawn.copy(), made.copy()
             n = store.state.n
             if actions.entry_count and app.screen is screen:
@@ -208,6 +209,8 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
             for name, pane in panes.items():
                 if made[name] != counts[1][name] + 1:  # (made once: not changed and changed back)
                     continue
+                if styled[name] != (pane.size, frozenset(pane.classes)):
+                    continue  # (restyled, a fight's smaller sheet: Textual draws a restyled pane again)
                 if shown(pane) == before[name]:
                     kept[name] += 1
                     assert redrawn[name] == counts[0][name], f"step {step}: {name} drawn again, unchanged"
