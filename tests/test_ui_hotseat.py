@@ -204,7 +204,7 @@ async def test_one_hand_off_per_change_of_player_and_it_shows_that_players_cards
                 dialog = app.screen
                 for _ in range(dialog.n):
                     await pilot.press("space", "down")
-                await press(pilot, "enter", lambda: app.screen is not dialog)
+                await press(pilot, "enter", lambda dialog=dialog: app.screen is not dialog)
                 continue
             await pilot.press(keys.choice(["space", "space", "1", "2", "enter", "escape", "n", "y"]))
         assert store.state.n >= 20
