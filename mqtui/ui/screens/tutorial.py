@@ -1,0 +1,134 @@
+"""The guided first game on screen: the game screen with the guidance panel (``TutorialPanel``) above it.
+
+A lesson of ``seeds/tutorial.toml`` (:mod:`mqtui.tutorial`) is played as a local game that is neither
+autosaved nor kept. The panel shows the lesson, the step's one or two lines and the keys: ``ctrl+n``
+skips the step (past the lesson's last step: the next lesson), ``ctrl+x`` leaves the tutorial for the
+title screen, where "Learn to play" starts it again from the first lesson. (The letters are the hand's.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, cast
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Static
+
+from mqtui.store import GameStore, LocalStore, Snapshot
+from mqtui.tutorial import Guide, TutorialError, lesson_store
+from mqtui.tutorial import load as load_tutorial
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.widgets.race import RaceStrip
+
+if TYPE_CHECKING:
+    from mqtui.ui.app import MQApp
+
+KEYS = "^n Next step · ^x Leave tutorial"
+
+
+class TutorialPanel(Static):
+    """The lesson, the step's guidance and the tutorial's keys, in three lines across the screen."""
+
+    DEFAULT_CSS = """
+    TutorialPanel { height: auto; max-height: 3; padding: 0 1; background: $boost; }
+    """
+
+    def show(self, guide: Guide) -> None:
+        lesson, n = guide.current, len(guide.tutorial.lessons)
+        head = Text.assemble((f"Lesson {guide.lesson + 1}/{n}: {lesson.title}", "bold"))
+        step = guide.current_step
+        if step is not None:
+            head.append(f" · step {guide.step + 1}/{len(lesson.steps)}")
+            keys, text = KEYS, step.text
+        elif guide.last_lesson:
+            keys = "^x Back to the title"
+            text = "That is the whole game: you beat the boss! Enter shows the results. Well played, hero."
+        else:
+            keys = "^n Next lesson · ^x Leave tutorial"
+            text = f"Lesson done! Next: {guide.tutorial.lessons[guide.lesson + 1].title}."
+        head.append("  ")
+        head.append(keys, "italic")
+        self.update(Text("\n").join([head, Text(text)]))
+
+
+class TutorialScreen(GameScreen):
+    """A lesson's game, with the guidance panel under the race strip (it covers no pane: the panes
+    below it make room)."""
+
+    BINDINGS = [
+        Binding("ctrl+n", "tutorial_skip", "Next step", id="tutorial.skip", show=False),
+        Binding("ctrl+x", "tutorial_leave", "Leave tutorial", id="tutorial.leave", show=False),
+    ]
+
+    def __init__(self, store: GameStore, guide: Guide, **kwargs: Any) -> None:
+        super().__init__(store, **kwargs)
+        self.guide = guide
+        self._unfollow: Any = None
+
+    def compose(self) -> Iterator[Widget]:
+        for widget in super().compose():
+            yield widget
+            if isinstance(widget, RaceStrip):
+                yield TutorialPanel(id="tutorial")
+
+    def on_mount(self) -> None:
+        self._unfollow = self.store.subscribe(self._follow)
+        self._advance()
+
+    def on_unmount(self) -> None:
+        if self._unfollow is not None:
+            self._unfollow()
+            self._unfollow = None
+
+    @property
+    def panel(self) -> TutorialPanel:
+        return self.query_one(TutorialPanel)
+
+    def _follow(self, snap: Snapshot) -> None:
+        """After every change of the game (each action, the computer players' too)."""
+        self._advance()
+
+    def _advance(self) -> None:
+        if isinstance(self.store, LocalStore):
+            self.guide.follow(self.store.log)
+        self.panel.show(self.guide)
+
+    def action_tutorial_skip(self) -> None:
+        guide = self.guide
+        if not guide.lesson_over:
+            guide.skip()
+            self._advance()
+        elif guide.next_lesson():
+            open_lesson(cast("MQApp", self.app), guide)
+        else:
+            self.action_tutorial_leave()
+
+    def action_tutorial_leave(self) -> None:
+        app = cast("MQApp", self.app)
+        app.leave_game(self)
+        app.notify("Left the tutorial: Learn to play (t) starts it again.", title="Tutorial")
+
+
+def open_lesson(app: MQApp, guide: Guide) -> None:
+    """Play the guide's current lesson (in place of the lesson on screen)."""
+    from mqtui.ui.session import engine
+
+    store = lesson_store(engine(), guide.current, bot_delay=app.bot_delay)
+    settings = app.settings
+
+    def screen(store: GameStore) -> TutorialScreen:
+        return TutorialScreen(store, guide, handoff=settings.handoff, countdown=0)  # (a window waits)
+
+    app.open_game(cast("GameStore", store), keep=False, screen=screen)
+
+
+def start_tutorial(app: MQApp) -> None:
+    """The tutorial from its first lesson (the title screen's "Learn to play")."""
+    try:
+        tutorial = load_tutorial()
+    except TutorialError as exc:
+        app.notify(str(exc), title="The tutorial cannot start", severity="error")
+        return
+    open_lesson(app, Guide(tutorial))
