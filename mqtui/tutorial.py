@@ -70,8 +70,10 @@ class Step:
         if not self.event or event.kind != self.event:
             return False
         words = self.says.lower()
-        return not words or words in event.text.lower() or (
-            event.seat == HUMAN_SEAT and words in event.private.lower()
+        return (
+            not words
+            or words in event.text.lower()
+            or (event.seat == HUMAN_SEAT and words in event.private.lower())
         )
 
 

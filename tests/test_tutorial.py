@@ -38,7 +38,6 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-
 # what each lesson really did to the game, checked at its end (the learner is seat 0)
 def lesson_effects(n: int, s: State, store: LocalStore) -> None:
     ann, cards = s.heroes[0], store.cards
@@ -74,13 +73,19 @@ def test_the_tutorial_loads_and_its_texts_fit_two_lines_at_80_columns() -> None:
 
 def test_a_broken_tutorial_names_the_file_and_the_entry(tmp_path: Path) -> None:
     bad = tmp_path / "tutorial.toml"
-    bad.write_text('[[lesson]]\ntitle = "Oops"\n[[lesson.hero]]\n[[lesson.hero]]\n[[lesson.step]]\ntext = "Hi"\nevent = "explode"\n')
+    bad.write_text(
+        '[[lesson]]\ntitle = "Oops"\n[[lesson.hero]]\n[[lesson.hero]]\n[[lesson.step]]\ntext = "Hi"\nevent = "explode"\n'
+    )
     with pytest.raises(TutorialError, match=r"tutorial\.toml.*lesson\[0\]\.step\[0\]\.event"):
         load(bad)
-    bad.write_text('[[lesson]]\ntitle = "Oops"\n[[lesson.hero]]\nhand = ["no-such-card"]\n[[lesson.hero]]\n[[lesson.step]]\ntext = "Hi"\n')
+    bad.write_text(
+        '[[lesson]]\ntitle = "Oops"\n[[lesson.hero]]\nhand = ["no-such-card"]\n[[lesson.hero]]\n[[lesson.step]]\ntext = "Hi"\n'
+    )
     with pytest.raises(TutorialError, match=r"tutorial\.toml: lesson\[0\] \(Oops\): .*no-such-card"):
         load(bad, engine())
-    bad.write_text(f'[[lesson]]\ntitle = "Long"\n[[lesson.hero]]\n[[lesson.hero]]\n[[lesson.step]]\ntext = "{"x" * 200}"\n')
+    bad.write_text(
+        f'[[lesson]]\ntitle = "Long"\n[[lesson.hero]]\n[[lesson.hero]]\n[[lesson.step]]\ntext = "{"x" * 200}"\n'
+    )
     with pytest.raises(TutorialError, match=r"lesson\[0\] \(Long\): step\[0\]: the text"):
         load(bad)
 
@@ -197,15 +202,19 @@ async def play_lesson(pilot: Pilot[object], app: MQApp, n: int, lesson: Lesson) 
     assert guide.lesson == n
     panel = screen.query_one(TutorialPanel)
     for i, step in enumerate(lesson.steps):
-        await until(pilot, lambda i=i: guide.step == i, f"lesson {n} step {i}")  # type: ignore[misc]
+        await until(pilot, lambda i=i: guide.step == i, f"lesson {n} step {i}")
         await settle(pilot, app)
         assert step.text in panel_text(app)
         assert panel.region.height <= 3 and panel.region.width == 80
+        for pane in ("#actions", "#hand"):  # the panel covers neither, and they keep their room
+            region = screen.query_one(pane).region
+            assert not region.overlaps(panel.region) and screen.region.contains_region(region), pane
+            assert region.height >= 3, pane
         for text in step.walk:
             await player_does(pilot, app, resolve_action(store.engine, store.state, text))
         if not step.event:
             await pilot.press("ctrl+n")
-        await until(pilot, lambda i=i: guide.step > i, f"lesson {n} step {i} completed")  # type: ignore[misc]
+        await until(pilot, lambda i=i: guide.step > i, f"lesson {n} step {i} completed")
         if step.event:  # completed in play: the event is in the game's log
             assert any(step.met_by(e) for e in store.log)
     await until(pilot, lambda: guide.lesson_over, "the lesson over")
@@ -227,7 +236,11 @@ async def test_the_guided_first_game_from_the_title_screen_to_the_boss() -> None
                 assert "Lesson done" in panel_text(app)
                 old = app.screen
                 await pilot.press("ctrl+n")
-                await until(pilot, lambda old=old: app.screen is not old and isinstance(app.screen, TutorialScreen), "the next lesson")  # type: ignore[misc]
+                await until(
+                    pilot,
+                    lambda old=old: app.screen is not old and isinstance(app.screen, TutorialScreen),
+                    "the next lesson",
+                )
         assert "That is the whole game" in panel_text(app)
         await pilot.press("ctrl+x")
         await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
@@ -253,7 +266,9 @@ async def test_skipping_leaving_and_starting_again_from_the_title() -> None:
             await pilot.press("ctrl+n")
         await until(pilot, lambda: "Lesson done" in panel_text(app), "the lesson skipped")
         await pilot.press("ctrl+n")
-        await until(pilot, lambda: app.screen is not screen and isinstance(app.screen, TutorialScreen), "lesson 2")
+        await until(
+            pilot, lambda: app.screen is not screen and isinstance(app.screen, TutorialScreen), "lesson 2"
+        )
         assert _tutorial(app).guide.lesson == 1
         await settle(pilot, app)
         assert "Lesson 2/5" in panel_text(app)

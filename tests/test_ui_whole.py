@@ -170,6 +170,7 @@ async def key_to(pilot: Pilot[object], key: str, screen: str) -> None:
 TITLE_SCREENS: list[tuple[str, list[tuple[str, str]]]] = [
     ("title", []),
     ("new game", [("n", "NewGameScreen")]),
+    ("tutorial", [("t", "TutorialScreen")]),
     ("settings", [("s", "SettingsScreen")]),
     ("rules", [("r", "RulesScreen")]),
     ("cards", [("k", "CardBrowserScreen")]),

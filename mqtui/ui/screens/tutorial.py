@@ -25,38 +25,49 @@ from mqtui.ui.widgets.race import RaceStrip
 if TYPE_CHECKING:
     from mqtui.ui.app import MQApp
 
-KEYS = "^n Next step · ^x Leave tutorial"
+KEYS = "^n Next step · ^x Leave"
 
 
 class TutorialPanel(Static):
-    """The lesson, the step's guidance and the tutorial's keys, in three lines across the screen."""
+    """The lesson, the step's guidance and the tutorial's keys, in three lines across the screen: the
+    first line names the lesson and the keys (a long lesson title is cut to fit), then the step's text."""
 
-    DEFAULT_CSS = """
-    TutorialPanel { height: auto; max-height: 3; padding: 0 1; background: $boost; }
-    """
+    guide: Guide | None = None
 
     def show(self, guide: Guide) -> None:
+        self.guide = guide
         lesson, n = guide.current, len(guide.tutorial.lessons)
-        head = Text.assemble((f"Lesson {guide.lesson + 1}/{n}: {lesson.title}", "bold"))
         step = guide.current_step
+        title = f"Lesson {guide.lesson + 1}/{n}: {lesson.title}"
         if step is not None:
-            head.append(f" · step {guide.step + 1}/{len(lesson.steps)}")
+            title += f" ({guide.step + 1}/{len(lesson.steps)})"
             keys, text = KEYS, step.text
         elif guide.last_lesson:
             keys = "^x Back to the title"
             text = "That is the whole game: you beat the boss! Enter shows the results. Well played, hero."
         else:
-            keys = "^n Next lesson · ^x Leave tutorial"
+            keys = "^n Next lesson · ^x Leave"
             text = f"Lesson done! Next: {guide.tutorial.lessons[guide.lesson + 1].title}."
-        head.append("  ")
+        width = self.content_region.width or self.app.size.width - 2
+        head = Text(title, "bold")
+        room = width - len(keys) - 2
+        if head.cell_len > room:
+            head.truncate(max(room - 1, 0))
+            head.append("…")
+        head.pad_right(width - len(keys) - head.cell_len)
         head.append(keys, "italic")
         self.update(Text("\n").join([head, Text(text)]))
+
+    def on_resize(self) -> None:
+        if self.guide is not None:
+            self.show(self.guide)
 
 
 class TutorialScreen(GameScreen):
     """A lesson's game, with the guidance panel under the race strip (it covers no pane: the panes
     below it make room)."""
 
+    CSS_PATH = "tutorial.tcss"
     BINDINGS = [
         Binding("ctrl+n", "tutorial_skip", "Next step", id="tutorial.skip", show=False),
         Binding("ctrl+x", "tutorial_leave", "Leave tutorial", id="tutorial.leave", show=False),
@@ -71,7 +82,7 @@ class TutorialScreen(GameScreen):
         for widget in super().compose():
             yield widget
             if isinstance(widget, RaceStrip):
-                yield TutorialPanel(id="tutorial")
+                yield TutorialPanel(id="tutorial", classes="hint")  # (it names keys)
 
     def on_mount(self) -> None:
         self._unfollow = self.store.subscribe(self._follow)
