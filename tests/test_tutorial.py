@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from rich.text import Text
-from screen_text import widget_text
+from screen_text import private_names, screen_text, widget_text
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 from ui_helpers import make_app, settle, until
@@ -17,12 +17,15 @@ from ui_helpers import make_app, settle, until
 from mqtui.engine.actions import Action
 from mqtui.engine.scenario import resolve_action
 from mqtui.engine.state import State
+from mqtui.saves import slots
 from mqtui.store import LocalStore
 from mqtui.tutorial import TEXT_MAX, Guide, Lesson, TutorialError, lesson_store, load
 from mqtui.ui.app import MQApp
 from mqtui.ui.describe import CARD_KINDS
+from mqtui.ui.saving import latest_autosave
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
+from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.screens.tutorial import TutorialPanel, TutorialScreen
 from mqtui.ui.session import engine
@@ -210,6 +213,8 @@ async def play_lesson(pilot: Pilot[object], app: MQApp, n: int, lesson: Lesson) 
             region = screen.query_one(pane).region
             assert not region.overlaps(panel.region) and screen.region.contains_region(region), pane
             assert region.height >= 3, pane
+        shown = screen_text(app)  # hidden information holds: no card of another hand is named
+        assert not [name for name in private_names(store, 0) if name in shown]
         for text in step.walk:
             await player_does(pilot, app, resolve_action(store.engine, store.state, text))
         if not step.event:
@@ -242,11 +247,12 @@ async def test_the_guided_first_game_from_the_title_screen_to_the_boss() -> None
                     "the next lesson",
                 )
         assert "That is the whole game" in panel_text(app)
-        await pilot.press("ctrl+x")
+        await pilot.press("enter")  # the results, as after any game, then back to the title
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the results")
+        assert "Ann" in widget_text(app.screen.query_one("#banner"))
+        await pilot.press("t")
         await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
-        from mqtui.ui.saving import latest_autosave
-
-        assert latest_autosave() is None  # a lesson is no game to continue
+        assert latest_autosave() is None and slots.list_games() == []  # a lesson is no game to keep
 
 
 async def test_skipping_leaving_and_starting_again_from_the_title() -> None:
