@@ -82,7 +82,9 @@ class TutorialScreen(GameScreen):
         for widget in super().compose():
             yield widget
             if isinstance(widget, RaceStrip):
-                yield TutorialPanel(id="tutorial-hint")  # (a hint: the walks of every screen check it is whole)
+                yield TutorialPanel(
+                    id="tutorial-hint"
+                )  # (a hint: the walks of every screen check it is whole)
 
     def on_mount(self) -> None:
         self._unfollow = self.store.subscribe(self._follow)
