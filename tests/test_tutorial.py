@@ -4,12 +4,17 @@ and starts it again."""
 
 from __future__ import annotations
 
+import os
+import re
+import sys
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 from rich.text import Text
 from screen_text import private_names, screen_text, widget_text
+from ssh_helpers import Term
+from test_ui_nocolor import COLOUR
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 from ui_helpers import make_app, settle, until
@@ -284,3 +289,20 @@ async def test_skipping_leaving_and_starting_again_from_the_title() -> None:
         await until(pilot, lambda: isinstance(app.screen, TutorialScreen), "the tutorial again")
         await settle(pilot, app)
         assert _tutorial(app).guide.lesson == 0 and first[0].text in panel_text(app)
+
+
+@pytest.mark.slow  # a real app process: a few seconds
+async def test_the_tutorial_under_no_color(tmp_path: Path) -> None:
+    """Under NO_COLOR the panel is there, its first step whole, and no colour code is sent."""
+    env = dict(os.environ, TERM="xterm-256color", MQTUI_DATA=str(tmp_path), NO_COLOR="1")
+    term = Term([sys.executable, "-m", "mqtui"], size=(80, 24), env=env)
+    try:
+        await term.expect(r"Learn to play", 60)
+        term.type("t")
+        await term.expect(r"Lesson 1/5: A hero is born", 60)
+        await term.expect(r"pick the Elf", 20)
+        found = COLOUR.findall(bytes(term.raw))
+        assert not found, f"{len(found)} colour codes sent under NO_COLOR, e.g. {found[:3]}"
+        assert not re.search(r"Traceback", term.text())
+    finally:
+        term.close()

@@ -82,9 +82,8 @@ class TutorialScreen(GameScreen):
         for widget in super().compose():
             yield widget
             if isinstance(widget, RaceStrip):
-                yield TutorialPanel(
-                    id="tutorial-hint"
-                )  # (a hint: the walks of every screen check it is whole)
+                # (its id says "hint": the walks of every screen check that it is whole)
+                yield TutorialPanel(id="tutorial-hint")
 
     def on_mount(self) -> None:
         self._unfollow = self.store.subscribe(self._follow)
@@ -139,8 +138,10 @@ def open_lesson(app: MQApp, guide: Guide) -> None:
 
 def start_tutorial(app: MQApp) -> None:
     """The tutorial from its first lesson (the title screen's "Learn to play")."""
+    from mqtui.ui.session import engine
+
     try:
-        tutorial = load_tutorial()
+        tutorial = load_tutorial(engine=engine())  # (every lesson's position is built once: it opens)
     except TutorialError as exc:
         app.notify(str(exc), title="The tutorial cannot start", severity="error")
         return
