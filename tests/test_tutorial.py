@@ -17,7 +17,7 @@ from ssh_helpers import Term
 from test_ui_nocolor import COLOUR
 from textual.pilot import Pilot
 from textual.widgets import OptionList
-from ui_helpers import make_app, settle, until
+from ui_helpers import make_app, notes, settle, until
 
 from mqtui.engine.actions import Action
 from mqtui.engine.scenario import resolve_action
@@ -306,3 +306,19 @@ async def test_the_tutorial_under_no_color(tmp_path: Path) -> None:
         assert not re.search(r"Traceback", term.text())
     finally:
         term.close()
+
+
+async def test_a_broken_tutorial_is_said_on_the_title_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "tutorial.toml"
+    bad.write_text('[[lesson]]\ntitle = "Oops"\n[[lesson.hero]]\nlevel = "high"\n')
+    monkeypatch.setattr("mqtui.tutorial.tutorial_file", lambda: bad)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        await until(pilot, lambda: notes(app), "a notification")
+        assert isinstance(app.screen, TitleScreen)
+        (note,) = notes(app)
+        assert note.startswith("The tutorial cannot start") and "lesson[0].hero[0].level" in note

@@ -414,9 +414,13 @@ class MQApp(App[None]):
         self.open_file(path)
 
     def title_tutorial(self) -> None:
+        from mqtui.tutorial import TutorialError
         from mqtui.ui.screens.tutorial import start_tutorial
 
-        start_tutorial(self)
+        try:
+            start_tutorial(self)
+        except TutorialError as exc:
+            self.notify(str(exc), title="The tutorial cannot start", severity="error")
 
     def title_load(self) -> None:
         from mqtui.ui.screens.saves import LoadDialog

@@ -9,7 +9,7 @@ title screen, where "Learn to play" starts it again from the first lesson. (The 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rich.text import Text
 from textual.binding import Binding
@@ -17,13 +17,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from mqtui.store import GameStore, LocalStore, Snapshot
-from mqtui.tutorial import Guide, TutorialError, lesson_store
+from mqtui.tutorial import Guide, lesson_store
 from mqtui.tutorial import load as load_tutorial
+from mqtui.ui.appref import GameApp, mq_app
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.widgets.race import RaceStrip
-
-if TYPE_CHECKING:
-    from mqtui.ui.app import MQApp
 
 KEYS = "^n Next step · ^x Leave"
 
@@ -113,17 +111,17 @@ class TutorialScreen(GameScreen):
             guide.skip()
             self._advance()
         elif guide.next_lesson():
-            open_lesson(cast("MQApp", self.app), guide)
+            open_lesson(mq_app(self), guide)
         else:
             self.action_tutorial_leave()
 
     def action_tutorial_leave(self) -> None:
-        app = cast("MQApp", self.app)
-        app.leave_game(self)
+        app = self.app
+        mq_app(self).leave_game(self)
         app.notify("Left the tutorial: Learn to play (t) starts it again.", title="Tutorial")
 
 
-def open_lesson(app: MQApp, guide: Guide) -> None:
+def open_lesson(app: GameApp, guide: Guide) -> None:
     """Play the guide's current lesson (in place of the lesson on screen)."""
     from mqtui.ui.session import engine
 
@@ -136,13 +134,9 @@ def open_lesson(app: MQApp, guide: Guide) -> None:
     app.open_game(cast("GameStore", store), keep=False, screen=screen)
 
 
-def start_tutorial(app: MQApp) -> None:
-    """The tutorial from its first lesson (the title screen's "Learn to play")."""
+def start_tutorial(app: GameApp) -> None:
+    """The tutorial from its first lesson (the title screen's "Learn to play"); raises TutorialError
+    for a broken tutorial file (every lesson's position is built here, once: none fails mid-way)."""
     from mqtui.ui.session import engine
 
-    try:
-        tutorial = load_tutorial(engine=engine())  # (every lesson's position is built once: it opens)
-    except TutorialError as exc:
-        app.notify(str(exc), title="The tutorial cannot start", severity="error")
-        return
-    open_lesson(app, Guide(tutorial))
+    open_lesson(app, Guide(load_tutorial(engine=engine())))
