@@ -232,6 +232,7 @@ async def play_lesson(pilot: Pilot[object], app: MQApp, n: int, lesson: Lesson) 
     lesson_effects(n, store.state, store)
 
 
+@pytest.mark.slow(seconds=10)  # (CPU seconds: five lessons played by keys)
 async def test_the_guided_first_game_from_the_title_screen_to_the_boss() -> None:
     tutorial = load()
     app = make_app()
@@ -260,6 +261,7 @@ async def test_the_guided_first_game_from_the_title_screen_to_the_boss() -> None
         assert latest_autosave() is None and slots.list_games() == []  # a lesson is no game to keep
 
 
+@pytest.mark.slow(seconds=2)
 async def test_skipping_leaving_and_starting_again_from_the_title() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

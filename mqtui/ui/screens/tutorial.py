@@ -31,9 +31,15 @@ class TutorialPanel(Static):
     first line names the lesson and the keys (a long lesson title is cut to fit), then the step's text."""
 
     guide: Guide | None = None
+    _shown: tuple[int, int, int] | None = None  # (lesson, step, width) on show: drawn again only if changed
 
     def show(self, guide: Guide) -> None:
         self.guide = guide
+        width = self.content_region.width or self.app.size.width - 2
+        key = (guide.lesson, guide.step, width)
+        if key == self._shown:  # (most changes of the game move no step: nothing to lay out again)
+            return
+        self._shown = key
         lesson, n = guide.current, len(guide.tutorial.lessons)
         step = guide.current_step
         title = f"Lesson {guide.lesson + 1}/{n}: {lesson.title}"
@@ -46,7 +52,6 @@ class TutorialPanel(Static):
         else:
             keys = "^n Next lesson · ^x Leave"
             text = f"Lesson done! Next: {guide.tutorial.lessons[guide.lesson + 1].title}."
-        width = self.content_region.width or self.app.size.width - 2
         head = Text(title, "bold")
         room = width - len(keys) - 2
         if head.cell_len > room:
