@@ -22,7 +22,7 @@ from typing import Literal
 import msgspec
 
 from mqtui.bots import Choice
-from mqtui.engine.actions import Action, Event, EventKind, NotationError
+from mqtui.engine.actions import SPECS, Action, Event, EventKind, NotationError
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.scenario import build, resolve_action
 from mqtui.engine.scenario_spec import ScenarioError, Setup, decode
@@ -116,15 +116,31 @@ def load(path: Path | str | None = None, engine: Engine | None = None) -> Tutori
             text = " ".join(st.text.split())
             if not text or len(text) > TEXT_MAX:
                 raise TutorialError(f"{where}: step[{j}]: the text needs 1 to {TEXT_MAX} characters")
+            for action in st.walk:
+                _check_action(action, f"{where}: step[{j}].walk", range(HUMAN_SEAT, HUMAN_SEAT + 1))
             steps.append(Step(text, st.event, st.says, tuple(st.walk)))
         if not steps:
             raise TutorialError(f"{where}: no [[lesson.step]]")
+        seats = len(ls.hero or ls.heroes)
+        for action in ls.script:
+            _check_action(action, f"{where}: script", range(HUMAN_SEAT + 1, seats))
         lessons.append(Lesson(ls.title, ls, tuple(steps), tuple(ls.script), where))
     tutorial = Tutorial(spec.title, tuple(lessons), str(p))
     if engine is not None:
         for lesson in tutorial.lessons:
             lesson_store(engine, lesson)  # (a position that does not build is an error of the file)
     return tutorial
+
+
+def _check_action(text: str, where: str, seats: range) -> None:
+    """An action of the file in the notation: a seat that may act there and a known kind (its cards and
+    monsters are found when it is played)."""
+    words = text.split()
+    if len(words) < 2 or not words[0].isdigit() or int(words[0]) not in seats or words[1] not in SPECS:
+        raise TutorialError(
+            f"{where}: {text!r}: an action is 'SEAT KIND ...' (the learner is seat 0, the computer "
+            "players the others)"
+        )
 
 
 # -- the computer players ----------------------------------------------------------------------------

@@ -72,6 +72,7 @@ def lesson_effects(n: int, s: State, store: LocalStore) -> None:
 def test_the_tutorial_loads_and_its_texts_fit_two_lines_at_80_columns() -> None:
     tutorial = load(engine=engine())
     assert len(tutorial.lessons) == 5
+    assert tutorial.lessons[0].steps[0].text.startswith("Welcome, hero!")
     console = Console(width=PANEL_WIDTH)
     for lesson in tutorial.lessons:
         for step in lesson.steps:
@@ -95,6 +96,12 @@ def test_a_broken_tutorial_names_the_file_and_the_entry(tmp_path: Path) -> None:
         f'[[lesson]]\ntitle = "Long"\n[[lesson.hero]]\n[[lesson.hero]]\n[[lesson.step]]\ntext = "{"x" * 200}"\n'
     )
     with pytest.raises(TutorialError, match=r"lesson\[0\] \(Long\): step\[0\]: the text"):
+        load(bad)
+    bad.write_text(
+        '[[lesson]]\ntitle = "Who"\nscript = ["0 accept"]\n[[lesson.hero]]\n[[lesson.hero]]\n'
+        '[[lesson.step]]\ntext = "Hi"\n'
+    )
+    with pytest.raises(TutorialError, match=r"lesson\[0\] \(Who\): script: '0 accept'"):
         load(bad)
 
 
