@@ -170,6 +170,7 @@ async def key_to(pilot: Pilot[object], key: str, screen: str) -> None:
 TITLE_SCREENS: list[tuple[str, list[tuple[str, str]]]] = [
     ("title", []),
     ("new game", [("n", "NewGameScreen")]),
+    ("tutorial", [("t", "TutorialScreen")]),
     ("settings", [("s", "SettingsScreen")]),
     ("rules", [("r", "RulesScreen")]),
     ("cards", [("k", "CardBrowserScreen")]),
@@ -329,6 +330,33 @@ async def test_game_screens_are_whole(size: tuple[int, int], scene: str) -> None
         for key, screen in steps:  # one after the other
             await key_to(pilot, key, screen)
             await check_whole(pilot, f"{scene}, {screen} ({key})")
+
+
+# -- the tutorial's lessons ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lesson", [2, 4], ids=["others' fight", "the boss"])
+async def test_the_tutorial_is_whole_in_a_fight(size: tuple[int, int], lesson: int) -> None:
+    """A lesson's panel takes no room the fight needs: lesson 3 opens in a computer player's fight,
+    lesson 5 walks into the boss fight."""
+    from mqtui.tutorial import Guide, load
+    from mqtui.ui.screens.tutorial import open_lesson
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        open_lesson(app, Guide(load(), lesson=lesson))
+        await on_top(pilot, "TutorialScreen")
+        await settle(pilot, app)
+        store = app.game_store
+        assert isinstance(store, LocalStore)
+        if lesson == 4:
+            await pilot.press("shift+left")
+            await until(pilot, lambda: store.state.combat is not None, "the boss fight")
+            await settle(pilot, app)
+        assert store.state.combat is not None
+        await check_whole(pilot, f"lesson {lesson + 1}")
 
 
 # -- a saved game to load, the packs of a new game, the lobby ------------------------------------------

@@ -178,6 +178,12 @@ class LocalStore(Hosted):
         for listener in list(self._listeners):
             listener(snap)
 
+    def set_bot(self, seat: int, bot: Bot) -> None:
+        """Let ``bot`` play the computer seat ``seat`` (a tutorial's scripted players)."""
+        if seat not in self._bots:
+            raise ValueError(f"seat {seat} is not a computer player")
+        self._bots[seat] = bot
+
     def bot_to_move(self) -> int:
         who = self.engine.deciding(self.state)
         return who if who in self._bots else -1

@@ -217,9 +217,18 @@ class MQApp(App[None]):
         store = new_store(specs, seed, bot_delay=self.bot_delay, packs=packs)
         self.open_game(cast("GameStore", store))  # LocalStore.cards is a property: see the report
 
-    def open_game(self, store: GameStore, autosave_file: Path | None = None) -> None:
+    def open_game(
+        self,
+        store: GameStore,
+        autosave_file: Path | None = None,
+        *,
+        keep: bool = True,
+        screen: Callable[[GameStore], Screen[None]] | None = None,
+    ) -> None:
         """Play ``store``; a local game in progress autosaves to ``autosave_file`` (default: a new file
-        of its own, so that no other game's autosave is ever replaced)."""
+        of its own, so that no other game's autosave is ever replaced). Without ``keep`` (a tutorial's
+        lesson) the game is neither autosaved nor kept when it ends; ``screen`` makes the screen that
+        shows it (default: the game screen)."""
         from mqtui.ui.saving import new_autosave_path, start_autosave
         from mqtui.ui.screens.game import GameScreen
         from mqtui.ui.screens.title import TitleScreen
@@ -228,7 +237,7 @@ class MQApp(App[None]):
             while len(self.screen_stack) > 1 and not isinstance(self.screen, TitleScreen):
                 self.pop_screen()
         self.game_store = store
-        self._unfinished = self.local and not store.snapshot().over
+        self._unfinished = keep and self.local and not store.snapshot().over
         self.finished_file = None
         self.autosave_file = (autosave_file or new_autosave_path()) if self._unfinished else None
         self._continuous = self.autosave_file is not None and start_autosave(store, self.autosave_file)
@@ -238,6 +247,9 @@ class MQApp(App[None]):
             self._signals_off()
             self._signals_off = save_on_signals(self, store)
         settings = self.settings
+        if screen is not None:
+            self.push_screen(screen(store))
+            return
         self.push_screen(GameScreen(store, handoff=settings.handoff, countdown=settings.pass_countdown))
 
     def open_file(self, path: Path) -> bool:
@@ -400,6 +412,15 @@ class MQApp(App[None]):
             self.notify("There is no saved game to continue.", severity="warning")
             return
         self.open_file(path)
+
+    def title_tutorial(self) -> None:
+        from mqtui.tutorial import TutorialError
+        from mqtui.ui.screens.tutorial import start_tutorial
+
+        try:
+            start_tutorial(self)
+        except TutorialError as exc:
+            self.notify(str(exc), title="The tutorial cannot start", severity="error")
 
     def title_load(self) -> None:
         from mqtui.ui.screens.saves import LoadDialog

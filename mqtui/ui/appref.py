@@ -8,13 +8,15 @@ here would make an import loop (tests/test_layers.py guards that). ``mqtui.ui.ap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.dom import DOMNode
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from mqtui.store import GameStore, Snapshot
     from mqtui.ui.session import SeatSpec
     from mqtui.ui.settings import Settings
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
 class GameApp(Protocol):
     settings: Settings
+    bot_delay: float
     local: bool
     theme_labels: dict[str, str]
 
@@ -30,6 +33,14 @@ class GameApp(Protocol):
     def set_theme(self, name: str) -> None: ...
     def start_new_game(
         self, specs: Sequence[SeatSpec], seed: int | None = None, packs: Sequence[str] = ()
+    ) -> None: ...
+    def open_game(
+        self,
+        store: GameStore,
+        autosave_file: Path | None = None,
+        *,
+        keep: bool = True,
+        screen: Callable[[GameStore], Screen[None]] | None = None,
     ) -> None: ...
     def autosave_each_turn(self, store: GameStore) -> None: ...
     def leave_game(self, screen: object) -> None: ...
@@ -41,6 +52,7 @@ class GameApp(Protocol):
     def show_rules(self) -> None: ...
     def show_cards(self) -> None: ...
     def title_new(self) -> None: ...
+    def title_tutorial(self) -> None: ...
     def title_continue(self) -> None: ...
     def title_load(self) -> None: ...
     def title_rules(self) -> None: ...

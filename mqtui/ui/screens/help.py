@@ -54,6 +54,13 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Tutorial (Learn to play)",
+        (
+            ("Ctrl+N", "the next step (after a lesson's last step: the next lesson)"),
+            ("Ctrl+X", "leave the tutorial for the title screen"),
+        ),
+    ),
+    (
         "Map (when focused)",
         (
             ("arrows", "move the cursor over rooms (the view pans)"),
@@ -105,6 +112,8 @@ ROW_BINDINGS: dict[str, tuple[str, ...]] = {
     "W": ("game.why",),
     "L / F3": ("game.history",),
     "r / F2": ("game.rules", "game.cards"),
+    "Ctrl+N": ("tutorial.skip",),
+    "Ctrl+X": ("tutorial.leave",),
     ".": ("map.home",),
     "e  b  k": ("hand.equip", "hand.belt", "hand.stow"),
     "$  g  x": ("hand.sell", "hand.give", "hand.discard"),

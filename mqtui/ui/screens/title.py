@@ -1,4 +1,4 @@
-"""The title screen: new game, continue, load, rules, cards, settings, quit."""
+"""The title screen: new game, the tutorial, continue, load, rules, cards, settings, quit."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ LOGO = r"""
 
 MENU = (
     ("new", "n", "New game"),
+    ("tutorial", "t", "Learn to play (tutorial)"),
     ("continue", "c", "Continue the last game"),
     ("load", "l", "Load a saved game"),
     ("rules", "r", "Rules"),
@@ -82,7 +83,7 @@ class TitleScreen(SteadyScreen[None]):
             options.append(Option(prompt, id=what, disabled=disabled))
         menu.set_options(options)  # (in one go: the list is measured and drawn once)
         self.query_one("#opponents", Static).update(opponents_line(mq_app(self).settings))
-        menu.highlighted = 1 if has_save else 0
+        menu.highlighted = [what for what, _, _ in MENU].index("continue") if has_save else 0
         menu.focus()
         self.set_class(self.app.size.height < 20, "-short")
         self.refresh_bindings()
@@ -100,6 +101,7 @@ class TitleScreen(SteadyScreen[None]):
         app = mq_app(self)
         menu: dict[str, Callable[[], None]] = {
             "new": app.title_new,
+            "tutorial": app.title_tutorial,
             "continue": app.title_continue,
             "load": app.title_load,
             "rules": app.title_rules,
