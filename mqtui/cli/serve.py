@@ -82,6 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="the socket of 'mqtui admin' (default: DATA/admin.sock; mode 0600)",
     )
+    add_operator_arguments(parser)
     parser.add_argument(
         "--print-codes",
         action=argparse.BooleanOptionalAction,
@@ -138,6 +139,52 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         )
 
 
+def add_operator_arguments(parser: argparse.ArgumentParser) -> None:
+    """Session containment, the message of the day and the log (docs/ssh.md); defaults from their
+    classes."""
+    from mqtui.net.contain import Containment
+    from mqtui.net.options import ServeOptions
+
+    c = Containment()
+    group = parser.add_argument_group("each session's app (docs/ssh.md, 'Session containment'; 0: no limit)")
+    group.add_argument(
+        "--session-memory", type=int, default=c.memory, metavar="MIB",
+        help=f"private memory of a session's app, MiB (RLIMIT_DATA; default {c.memory})",
+    )  # fmt: skip
+    group.add_argument(
+        "--session-files", type=int, default=c.files, metavar="N",
+        help=f"open files of a session's app (RLIMIT_NOFILE; default {c.files})",
+    )  # fmt: skip
+    group.add_argument(
+        "--session-nice", type=int, default=c.nice, metavar="N",
+        help=f"niceness added to a session's app, 0-19 (the host keeps its own; default {c.nice})",
+    )  # fmt: skip
+    group.add_argument(
+        "--session-cpu", type=int, default=c.cpu, metavar="S",
+        help=f"CPU-seconds a session's app may use in all, a runaway guard (RLIMIT_CPU; default {c.cpu})",
+    )  # fmt: skip
+    group.add_argument(
+        "--session-cgroup", metavar="DIR", default="",
+        help="a cgroup v2 folder this user may write: each session's app gets a cgroup under it",
+    )  # fmt: skip
+    d = ServeOptions()
+    ops = parser.add_argument_group("running it")
+    ops.add_argument(
+        "--motd", metavar="FILE", help="a message of the day, shown at sign-in (read again when it changes)"
+    )
+    ops.add_argument(
+        "--log-file", metavar="FILE", help="the host's log to this file, rotated (default: standard output)"
+    )
+    ops.add_argument(
+        "--log-max-bytes", type=int, default=d.log_max_bytes, metavar="N",
+        help=f"rotate the log file at this size (default {d.log_max_bytes})",
+    )  # fmt: skip
+    ops.add_argument(
+        "--log-backups", type=int, default=d.log_backups, metavar="N",
+        help=f"old log files kept (default {d.log_backups})",
+    )  # fmt: skip
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -156,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace) -> ServeOptions:
     """ServeOptions from the arguments: each field from the option of its name, but for the few below."""
+    from mqtui.net.contain import Containment
     from mqtui.net.limits import Limits
     from mqtui.net.options import ServeOptions
 
@@ -168,5 +216,12 @@ def _options(args: argparse.Namespace) -> ServeOptions:
         ssh=not args.no_ssh,
         fork=not args.no_fork,
         limits=Limits(**{f.name: given[f.name] for f in fields(Limits) if f.name in given}),
+        contain=Containment(
+            **{
+                f.name: given[f"session_{f.name}"]
+                for f in fields(Containment)
+                if f"session_{f.name}" in given
+            }
+        ),
     )
     return ServeOptions(**options)

@@ -10,6 +10,9 @@ user can open it. One request per connection: a line of JSON in, a line of JSON 
 | ``ban`` | ``what``, ``note`` | bans an address, a range or a key (``SHA256:...``), kept on disk; ends the sessions it covers |
 | ``unban`` | ``what`` | lifts a ban |
 | ``say`` | ``text``, ``table`` | a message shown in the log of every player at that table (``table`` ""): every table) |
+| ``close`` | ``table``, ``why`` | closes a table: its players read why, its game is saved (a one-table host stops) |
+| ``motd`` | ``text`` (optional) | the message of the day shown at sign-in: sets it (``""``: none), or shows it |
+| ``health`` | | the host's figures (:mod:`mqtui.net.figures`): ``figures`` as JSON, ``prometheus`` as text |
 
 Join codes are never listed: a session signed in with one shows as "a join code".
 """
@@ -75,7 +78,7 @@ class AdminServer:
                 request = json.loads(line[:MAX_REQUEST])
                 if not isinstance(request, dict):
                     raise ValueError("a request is a JSON object")
-                answer = self.answer(request)
+                answer = await self.answer(request)
             except (ValueError, TypeError, KeyError) as exc:
                 answer = {"ok": False, "error": str(exc)}
             writer.write(json.dumps(answer).encode() + b"\n")
@@ -86,7 +89,7 @@ class AdminServer:
             with contextlib.suppress(Exception):
                 writer.close()
 
-    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         host, cmd = self.host, request.get("cmd")
         if cmd == "list":
             return {"ok": True, **self.listing()}
@@ -118,6 +121,19 @@ class AdminServer:
             reached = sum(a.message(f"Message from the host: {text}") for a in tables)
             log.info("message to %s: %s", table or "every table", text)
             return {"ok": True, "reached": reached}
+        if cmd == "close":
+            why = " ".join(str(request.get("why", "")).split())[:200]
+            error = await host.close_table(str(request["table"]), why)
+            return {"ok": not error, **({"error": error} if error else {})}
+        if cmd == "motd":
+            if "text" in request:
+                return {"ok": True, "motd": host.set_motd(str(request["text"]))}
+            return {"ok": True, "motd": host.read_motd()}
+        if cmd == "health":
+            from mqtui.net.figures import health, prometheus
+
+            figures = health(host)
+            return {"ok": True, "figures": figures, "prometheus": prometheus(figures)}
         return {"ok": False, "error": f"unknown command {cmd!r}"}
 
     def listing(self) -> dict[str, Any]:
