@@ -97,16 +97,11 @@ def host_log(out: TextIO, opts: ServeOptions | None = None) -> Callable[[], None
     one line per event (a traceback's lines are joined). Returns the undo."""
     import logging
 
-    from mqtui.net.logline import OneLine
+    from mqtui.net.logline import OneLine, PrivateRotatingFile
 
     handler: logging.Handler
     if opts is not None and opts.log_file:
-        from logging.handlers import RotatingFileHandler
-
-        from mqtui.atomic import open_private_append
-
-        open_private_append(Path(opts.log_file)).close()  # born 0600 (the handler keeps the mode)
-        handler = RotatingFileHandler(
+        handler = PrivateRotatingFile(
             opts.log_file, maxBytes=opts.log_max_bytes, backupCount=opts.log_backups, encoding="utf-8"
         )
         handler.setFormatter(OneLine("%(asctime)s %(levelname)s %(message)s"))

@@ -16,6 +16,7 @@ import contextlib
 import errno
 import logging
 import os
+import re
 import socket
 import time
 from collections import Counter
@@ -546,6 +547,7 @@ class SSHHost:
 
 def clean_motd(text: str) -> str:
     """A message of the day as shown: printable lines, at most :data:`MOTD_LINES` of :data:`MOTD_WIDTH`."""
+    text = re.sub(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)", "", text)  # no escapes
     lines = ["".join(ch for ch in line if ch.isprintable())[:MOTD_WIDTH] for line in text.splitlines()]
     return "\n".join(lines[:MOTD_LINES]).strip("\n")
 
