@@ -154,7 +154,9 @@ class SSHHost:
     forks: ForkServer | None = None  # session apps forked from a pre-imported parent (start_forks)
     repeats: Repeats = field(default_factory=Repeats)  # errors that repeat, logged once with a count
     live: dict[int, Live] = field(default_factory=dict)  # the sessions now, by id (mqtui admin)
-    contain: Containment = field(default_factory=Containment)  # each session app's limits (net.contain)
+    # each session app's limits (net.contain); ``mqtui serve`` gives the operator's (nice 5 by default),
+    # a host made in code keeps its apps at its own niceness (the tests' and benches' timings as before)
+    contain: Containment = field(default_factory=lambda: Containment(nice=0))
     refusals: Counter[str] = field(default_factory=Counter)  # connections and sessions refused, by reason
     ended: Counter[str] = field(default_factory=Counter)  # sessions the host ended, by reason
     motd: str = ""  # the message of the day, shown at sign-in (mqtui admin motd, --motd FILE)
