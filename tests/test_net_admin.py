@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ssh_helpers import SharedForks, Term, needs_ssh, quick, ssh_term
+from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, ssh_term
 from ssh_helpers import fork_server as fork_server  # the fixtures, for this module
 from ssh_helpers import forks as forks
 from waiting import wait_until as _until
@@ -183,8 +183,13 @@ async def test_the_motd_the_figures_and_closing_a_table_on_a_served_game_whose_l
         decider.type("1\r")
         for term in (ann, bob):
             await term.expect(r"state 1 ")
-        wrong = ssh("code-ZZZZZZ", *("-o", "PreferredAuthentications=keyboard-interactive"))
-        await wrong.expect(r"Join code: ")
+        # (OpenSSH at its default LogLevel, not the tests' ERROR: it shows the sign-in banner)
+        i = SSH_OPTS.index("LogLevel=ERROR")
+        opts = SSH_OPTS[: i - 1] + SSH_OPTS[i + 1 :]  # (without its "-o")
+        wrong = Term(["ssh", "-tt", "-p", str(port), *opts, "-o", "PreferredAuthentications=keyboard-interactive",
+                      "code-ZZZZZZ@127.0.0.1"])  # fmt: skip
+        terms.append(wrong)
+        await wrong.expect(r"New rules today\s[\s\S]*Join code: ")
         wrong.close()
         # the figures: Prometheus' text format, and JSON
         text = await admin(env, sock, "health")
