@@ -93,3 +93,28 @@ async def test_a_sessions_app_runs_under_the_hosts_limits_and_one_out_of_memory_
 def test_the_exit_codes_of_a_contained_app_are_its_own() -> None:
     assert EXIT_MEMORY not in (0, 1, 2, 3)  # (the app's own codes: ok, error, usage, ended by the server)
     assert Containment(memory=16).check() and Containment(nice=25).check() and not Containment().check()
+
+
+async def test_an_app_started_afresh_is_contained_as_a_forked_one(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--no-fork``: the app's own program sets the limits, as in a forked child."""
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    a = Authority.new(engine, parse_new_spec("Ann,Bob"), 5, tmp_path / "t.mqsave", config, KeyTable(None))
+    await a.start()
+    host = SSHHost(a, app="standin", limits=quick(), forks=None)
+    host.contain = Containment(memory=600, files=90, nice=3, cpu=700)
+    await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
+    ann = ssh_term(host.port, f"code-{a.codes_for('0')[0]}")
+    try:
+        await ann.expect(r"seat 0 Ann - state 0 ", 60)
+        (pid,) = host.children
+        limits = proc_limits(pid)
+        assert limits["Max data size"][0] == str(600 * MIB) and limits["Max open files"] == ("90", "90")
+        assert limits["Max cpu time"] == ("700", "705")
+        assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, os.getpid()) + 3
+    finally:
+        ann.close()
+        await host.close()
+        await a.close()
