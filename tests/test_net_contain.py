@@ -37,16 +37,25 @@ def proc_limits(pid: int) -> dict[str, tuple[str, str]]:
     return found
 
 
+async def contained_host(
+    engine: Engine, tmp_path: Path, forks: SharedForks | None, contain: Containment
+) -> tuple[Authority, SSHHost]:
+    """A table of two whose host contains its sessions' apps so (forked from ``forks``, or afresh)."""
+    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    a = Authority.new(engine, parse_new_spec("Ann,Bob"), 5, tmp_path / "t.mqsave", config, KeyTable(None))
+    await a.start()
+    host = SSHHost(a, app="standin", limits=quick(), forks=forks, contain=contain)
+    await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
+    return a, host
+
+
 async def test_a_sessions_app_runs_under_the_hosts_limits_and_one_out_of_memory_harms_nobody(
     engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: SharedForks
 ) -> None:
     monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
-    a = Authority.new(engine, parse_new_spec("Ann,Bob"), 5, tmp_path / "t.mqsave", config, KeyTable(None))
-    await a.start()
-    host = SSHHost(a, app="standin", limits=quick(), forks=forks)
-    host.contain = Containment(memory=400, files=100, nice=7, cpu=900)
-    await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
+    a, host = await contained_host(
+        engine, tmp_path, forks, Containment(memory=400, files=100, nice=7, cpu=900)
+    )
     terms: list[Term] = []
 
     def ssh(seat: str) -> Term:
@@ -100,12 +109,7 @@ async def test_an_app_started_afresh_is_contained_as_a_forked_one(
 ) -> None:
     """``--no-fork``: the app's own program sets the limits, as in a forked child."""
     monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
-    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
-    a = Authority.new(engine, parse_new_spec("Ann,Bob"), 5, tmp_path / "t.mqsave", config, KeyTable(None))
-    await a.start()
-    host = SSHHost(a, app="standin", limits=quick(), forks=None)
-    host.contain = Containment(memory=600, files=90, nice=3, cpu=700)
-    await host.listen("127.0.0.1", 0, tmp_path / "ssh_host_key")
+    a, host = await contained_host(engine, tmp_path, None, Containment(memory=600, files=90, nice=3, cpu=700))
     ann = ssh_term(host.port, f"code-{a.codes_for('0')[0]}")
     try:
         await ann.expect(r"seat 0 Ann - state 0 ", 60)

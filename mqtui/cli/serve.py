@@ -145,29 +145,22 @@ def add_operator_arguments(parser: argparse.ArgumentParser) -> None:
     from mqtui.net.contain import Containment
     from mqtui.net.options import ServeOptions
 
-    c = Containment()
+    c, d = Containment(), ServeOptions()
     group = parser.add_argument_group("each session's app (docs/ssh.md, 'Session containment'; 0: no limit)")
-    group.add_argument(
-        "--session-memory", type=int, default=c.memory, metavar="MIB",
-        help=f"private memory of a session's app, MiB (RLIMIT_DATA; default {c.memory})",
-    )  # fmt: skip
-    group.add_argument(
-        "--session-files", type=int, default=c.files, metavar="N",
-        help=f"open files of a session's app (RLIMIT_NOFILE; default {c.files})",
-    )  # fmt: skip
-    group.add_argument(
-        "--session-nice", type=int, default=c.nice, metavar="N",
-        help=f"niceness added to a session's app, 0-19 (the host keeps its own; default {c.nice})",
-    )  # fmt: skip
-    group.add_argument(
-        "--session-cpu", type=int, default=c.cpu, metavar="S",
-        help=f"CPU-seconds a session's app may use in all, a runaway guard (RLIMIT_CPU; default {c.cpu})",
-    )  # fmt: skip
+    for flag, metavar, text in (
+        ("--session-memory", "MIB", "private memory of a session's app, MiB (RLIMIT_DATA)"),
+        ("--session-files", "N", "open files of a session's app (RLIMIT_NOFILE)"),
+        ("--session-nice", "N", "niceness added to a session's app, 0-19 (the host keeps its own)"),
+        ("--session-cpu", "S", "CPU-seconds a session's app may use in all, a runaway guard (RLIMIT_CPU)"),
+    ):
+        default = getattr(c, flag.removeprefix("--session-"))
+        group.add_argument(
+            flag, type=int, default=default, metavar=metavar, help=f"{text}; default {default}"
+        )
     group.add_argument(
         "--session-cgroup", metavar="DIR", default="",
         help="a cgroup v2 folder this user may write: each session's app gets a cgroup under it",
     )  # fmt: skip
-    d = ServeOptions()
     ops = parser.add_argument_group("running it")
     ops.add_argument(
         "--motd", metavar="FILE", help="a message of the day, shown at sign-in (read again when it changes)"
@@ -175,14 +168,12 @@ def add_operator_arguments(parser: argparse.ArgumentParser) -> None:
     ops.add_argument(
         "--log-file", metavar="FILE", help="the host's log to this file, rotated (default: standard output)"
     )
-    ops.add_argument(
-        "--log-max-bytes", type=int, default=d.log_max_bytes, metavar="N",
-        help=f"rotate the log file at this size (default {d.log_max_bytes})",
-    )  # fmt: skip
-    ops.add_argument(
-        "--log-backups", type=int, default=d.log_backups, metavar="N",
-        help=f"old log files kept (default {d.log_backups})",
-    )  # fmt: skip
+    for flag, text in (
+        ("--log-max-bytes", "rotate the log file at this size"),
+        ("--log-backups", "old log files kept"),
+    ):
+        default = getattr(d, _field(flag))
+        ops.add_argument(flag, type=int, default=default, metavar="N", help=f"{text} (default {default})")
 
 
 def run(args: argparse.Namespace) -> int:
