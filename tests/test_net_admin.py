@@ -146,6 +146,16 @@ async def admin(env: dict[str, str], sock: Path, *args: str) -> str:
     return out
 
 
+async def http_get(port: int, path: str) -> tuple[str, str]:
+    """A plain HTTP GET on loopback: (the head, the body)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    answer = (await asyncio.wait_for(reader.read(), 30)).decode()
+    writer.close()
+    head, _, body = answer.partition("\r\n\r\n")
+    return head, body
+
+
 async def test_the_motd_the_figures_and_closing_a_table_on_a_served_game_whose_log_is_rotated(
     tmp_path: Path, short_dir: Path
 ) -> None:
@@ -160,8 +170,11 @@ async def test_the_motd_the_figures_and_closing_a_table_on_a_served_game_whose_l
     proc, port, codes = await serve_process(
         env, "--new", "Ann,Bob", "--save", str(save), "--admin-socket", str(sock), "--motd", str(motd),
         "--log-file", str(logfile), "--log-max-bytes", "400", "--log-backups", "2", "--linger", "0",
+        "--metrics", "0",
     )  # fmt: skip
     terms: list[Term] = []
+    logged = "".join(path.read_text() for path in tmp_path.glob("host.log*"))  # (still its first lines)
+    metrics_port = int(re.search(r"figures on http://127\.0\.0\.1:(\d+)/metrics", logged).group(1))  # type: ignore[union-attr]
 
     def ssh(user: str, *extra: str) -> Term:
         terms.append(ssh_term(port, user, *extra))
@@ -203,6 +216,13 @@ async def test_the_motd_the_figures_and_closing_a_table_on_a_served_game_whose_l
         assert 'mqtui_refusals_total{reason="wrong_code"} 1' in text
         assert "mqtui_action_round_trip_seconds_count 1" in text
         assert 'mqtui_action_round_trip_seconds_bucket{le="+Inf"} 1' in text
+        # the same over HTTP, for a scraper
+        head, body = await http_get(metrics_port, "/metrics")
+        assert head.startswith("HTTP/1.1 200 ") and "text/plain; version=0.0.4" in head
+        assert 'mqtui_sessions{kind="player"} 2' in body and "mqtui_tables 1" in body
+        head, body = await http_get(metrics_port, "/health")
+        assert json.loads(body)["tables"] == 1
+        assert (await http_get(metrics_port, "/admin"))[0].startswith("HTTP/1.1 404 ")
         figures = json.loads(await admin(env, sock, "--json", "health"))
         assert figures["sessions"] == {"player": 2} and figures["save_failures"] == 0
         assert figures["action_round_trip"]["count"] == 1 and figures["action_round_trip"]["p50"] > 0

@@ -163,6 +163,10 @@ def add_operator_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     ops = parser.add_argument_group("running it")
     ops.add_argument(
+        "--metrics", metavar="[ADDR:]PORT",
+        help="the figures over HTTP for a scraper: GET /metrics (Prometheus), /health (JSON); ADDR default 127.0.0.1",
+    )  # fmt: skip
+    ops.add_argument(
         "--motd", metavar="FILE", help="a message of the day, shown at sign-in (read again when it changes)"
     )
     ops.add_argument(

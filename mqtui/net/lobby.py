@@ -396,7 +396,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
-        admin = await start_admin(host, opts.admin_socket)
+        admin = await start_admin(host, opts.admin_socket, opts.metrics)
         await tables.start()
         if opts.fork:
             await host.start_forks()

@@ -57,6 +57,7 @@ class ServeOptions:
     limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
     contain: Containment = field(default_factory=Containment)  # each session app's limits (net.contain)
     motd: str | None = None  # a file holding the message of the day, shown at sign-in
+    metrics: str | None = None  # [ADDR:]PORT of GET /metrics (Prometheus) and /health (JSON); loopback
     log_file: str | None = None  # the host's log goes to this file, rotated (None: standard output)
     log_max_bytes: int = 10 * 1024 * 1024  # rotated at this size...
     log_backups: int = 5  # ...keeping this many old files

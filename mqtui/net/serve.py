@@ -153,7 +153,7 @@ async def serve(
         if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
             port = host.port
-            admin = await start_admin(host, opts.admin_socket)
+            admin = await start_admin(host, opts.admin_socket, opts.metrics)
             if opts.fork:
                 await host.start_forks()
         if opts.socket:
