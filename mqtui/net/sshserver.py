@@ -348,10 +348,10 @@ class SSHHost:
                 if mtime != self._motd_seen:
                     self._motd_seen = mtime
                     self.motd = clean_motd(Path(self.motd_file).read_text(errors="replace"))
-            except OSError as exc:
+            except OSError as exc:  # (gone or unreadable: no message, said once)
                 if self._motd_seen != -1.0:
                     log.warning("message of the day %s: %s", self.motd_file, exc.strerror or exc)
-                self._motd_seen = -1.0
+                self._motd_seen, self.motd = -1.0, ""
         return self.motd
 
     def set_motd(self, text: str) -> str:
