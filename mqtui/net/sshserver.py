@@ -693,9 +693,10 @@ class _Server(asyncssh.SSHServer):
             )
             return True
         gate.trying(self)
-        if self.host.motd:  # shown by ssh before it asks anything (OpenSSH: at its default LogLevel)
+        motd = self.host.read_motd()
+        if motd:  # shown by ssh before it asks anything (OpenSSH: at its default LogLevel)
             with contextlib.suppress(Exception):
-                self.conn.send_auth_banner(self.host.motd.replace("\n", "\r\n") + "\r\n")
+                self.conn.send_auth_banner(motd.replace("\n", "\r\n") + "\r\n")
         why = gate.blocked_reason(self.addr)
         if why:
             asyncio.get_running_loop().call_soon(
