@@ -10,13 +10,16 @@ the count kept across a restart).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -223,3 +226,55 @@ async def test_a_session_that_floods_is_ended_after_its_byte_budget(
     assert sum(s.bytes_from_client for s in host.stats) < len(paste)  # the rest was never read
     ann.type("0 done\r")  # the others play on
     await ann.expect(r"state 1 ")
+
+
+async def test_a_multiplexing_masters_connection_is_timed_again_once_its_last_session_ends(
+    make_host: Callable[..., object],
+) -> None:
+    """An OpenSSH ControlMaster kept open (ControlPersist) after its last session ended is a connection
+    signed in without a session: counted, and ended after --idle-timeout, in words."""
+    t, host = await counting(make_host, quick(idle_timeout=3.0))
+    folder = Path(tempfile.mkdtemp(prefix="mqcm", dir="/tmp"))  # (a socket's path is short)
+    control, said = folder / "cm", folder / "ssh.log"
+    mux = ("-o", "ControlMaster=auto", "-o", f"ControlPath={control}", "-o", "ControlPersist=yes")
+    master = 0
+
+    async def check() -> tuple[int, str]:
+        proc = await asyncio.create_subprocess_exec(
+            "ssh", "-F", "/dev/null", "-S", str(control), "-O", "check", "host",
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        out = (await asyncio.wait_for(proc.communicate(), 30))[0].decode()
+        return await proc.wait(), out
+
+    try:
+        ann = ssh(t, f"code-{t.code('0')}", *mux, "-E", str(said))
+        await ann.expect(r"seat 0 Ann - state 0 ")
+        code, out = await check()
+        assert code == 0, out
+        master = int(re.search(r"pid=(\d+)", out).group(1))  # type: ignore[union-attr]
+        assert not host.gate.idle  # a connection with a session is not idle
+        ann.close()  # the session ends (its client goes); the master keeps the connection open
+        await _until(lambda: len(host.gate.idle) == 1, 30)
+        assert (await check())[0] == 0  # still connected...
+        await _until(lambda: not host.gate.idle, 30)  # ...until the idle timeout ends it
+        await _until(lambda: "no session opened within 3 s of signing in" in _read(said), 30)
+        assert host.refusals["idle_timeout"] == 1
+        for _ in range(100):  # the master is gone with its connection (a moment after it)
+            if (await check())[0] != 0:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the master is still connected")
+    finally:
+        if master:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(master, signal.SIGTERM)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        return ""

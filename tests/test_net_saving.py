@@ -28,6 +28,7 @@ from mqtui.engine.actions import to_text
 from mqtui.engine.game import Engine
 from mqtui.net import persist
 from mqtui.net.authority import PAUSED, Authority
+from mqtui.net.figures import FIGURES
 from mqtui.net.identity import KeyTable
 from mqtui.net.sshserver import SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
@@ -135,9 +136,10 @@ async def _paused_then_resumed(
     refused while it lasts; once ``fix()`` lets writes succeed, the game goes on by itself."""
     seat = a.engine.deciding(a.state)
     assert seat == 0
-    before = a.state.n
+    before, failures = a.state.n, FIGURES.save_failures
     ann.type(to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r")
     await ann.expect(r"host cannot save the game", 30)
+    assert FIGURES.save_failures == failures + 1  # (mqtui admin health: mqtui_save_failures_total)
     # applied in memory (and the computer seat's moves until the failure was known), not on disk...
     assert a.paused and a.state.n > before
     paused_at = a.state.n

@@ -7,7 +7,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-HELP = "operate a running server: list tables and sessions, kick, ban or unban, send a message"
+HELP = (
+    "operate a running server: list tables and sessions, kick, ban or unban, send a message, close a "
+    "table, the message of the day, its figures (health)"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     say = sub.add_parser("say", help="a message in the log of every player (of one table with --table)")
     say.add_argument("text", nargs="+")
     say.add_argument("--table", default="")
+    close = sub.add_parser("close", help="close a table: its players told why, its game saved")
+    close.add_argument("table")
+    close.add_argument("--why", default="", help="what its players read")
+    motd = sub.add_parser("motd", help="show the message of the day, or set it (--clear: none)")
+    motd.add_argument("text", nargs="*")
+    motd.add_argument("--clear", action="store_true")
+    sub.add_parser("health", help="the host's figures, in Prometheus' text format (--json: as JSON)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
         req.update(what=args.what)
     elif args.admin_cmd == "say":
         req.update(text=" ".join(args.text), table=args.table)
+    elif args.admin_cmd == "close":
+        req.update(table=args.table, why=args.why)
+    elif args.admin_cmd == "motd" and (args.text or args.clear):
+        req.update(text=" ".join(args.text))
     path = Path(args.socket) if args.socket else default_socket()
     try:
         answer = asyncio.run(request(path, req))
@@ -54,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mqtui admin: cannot reach the server at {path}: {exc}")
         return 2
     if args.json:
-        print(json.dumps(answer, indent=1))
+        print(json.dumps(answer.get("figures", answer) if answer.get("ok") else answer, indent=1))
     elif not answer.get("ok"):
         print(f"mqtui admin: {answer.get('error', 'refused')}")
     else:
@@ -85,4 +99,8 @@ def _text(cmd: str, answer: dict[str, Any]) -> str:
         )
     if cmd == "say":
         return f"told {answer['reached']} player(s)"
+    if cmd == "motd":
+        return str(answer["motd"]) or "(no message of the day)"
+    if cmd == "health":
+        return str(answer["prometheus"]).rstrip("\n")
     return "done"

@@ -9,6 +9,9 @@ from mqtui.cli.seatapp import add_app_options, seat_app
 
 
 def main(argv: list[str] | None = None) -> int:
+    from mqtui.net.contain import apply_from_env
+
+    apply_from_env()  # a session's app: the host's limits first (mqtui.net.contain)
     from mqtui.net import lobbyclient
     from mqtui.net.limits import Limits
 

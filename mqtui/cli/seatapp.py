@@ -71,6 +71,9 @@ def add_app_options(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from mqtui.net.contain import apply_from_env
+
+    apply_from_env()  # a session's app: the host's limits first (mqtui.net.contain)
     from mqtui.net import client
     from mqtui.net.protocol import ANY_SEAT
 

@@ -82,6 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="the socket of 'mqtui admin' (default: DATA/admin.sock; mode 0600)",
     )
+    add_operator_arguments(parser)
     parser.add_argument(
         "--print-codes",
         action=argparse.BooleanOptionalAction,
@@ -138,6 +139,47 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         )
 
 
+def add_operator_arguments(parser: argparse.ArgumentParser) -> None:
+    """Session containment, the message of the day and the log (docs/ssh.md); defaults from their
+    classes."""
+    from mqtui.net.contain import Containment
+    from mqtui.net.options import ServeOptions
+
+    c, d = Containment(), ServeOptions()
+    group = parser.add_argument_group("each session's app (docs/ssh.md, 'Session containment'; 0: no limit)")
+    for flag, metavar, text in (
+        ("--session-memory", "MIB", "private memory of a session's app, MiB (RLIMIT_DATA)"),
+        ("--session-files", "N", "open files of a session's app (RLIMIT_NOFILE)"),
+        ("--session-nice", "N", "niceness added to a session's app, 0-19 (the host keeps its own)"),
+        ("--session-cpu", "S", "CPU-seconds a session's app may use in all, a runaway guard (RLIMIT_CPU)"),
+    ):
+        default = getattr(c, flag.removeprefix("--session-"))
+        group.add_argument(
+            flag, type=int, default=default, metavar=metavar, help=f"{text}; default {default}"
+        )
+    group.add_argument(
+        "--session-cgroup", metavar="DIR", default="",
+        help="a cgroup v2 folder this user may write: each session's app gets a cgroup under it",
+    )  # fmt: skip
+    ops = parser.add_argument_group("running it")
+    ops.add_argument(
+        "--metrics", metavar="[ADDR:]PORT",
+        help="the figures over HTTP for a scraper: GET /metrics (Prometheus), /health (JSON); ADDR default 127.0.0.1",
+    )  # fmt: skip
+    ops.add_argument(
+        "--motd", metavar="FILE", help="a message of the day, shown at sign-in (read again when it changes)"
+    )
+    ops.add_argument(
+        "--log-file", metavar="FILE", help="the host's log to this file, rotated (default: standard output)"
+    )
+    for flag, text in (
+        ("--log-max-bytes", "rotate the log file at this size"),
+        ("--log-backups", "old log files kept"),
+    ):
+        default = getattr(d, _field(flag))
+        ops.add_argument(flag, type=int, default=default, metavar="N", help=f"{text} (default {default})")
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -156,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace) -> ServeOptions:
     """ServeOptions from the arguments: each field from the option of its name, but for the few below."""
+    from mqtui.net.contain import Containment
     from mqtui.net.limits import Limits
     from mqtui.net.options import ServeOptions
 
@@ -168,5 +211,12 @@ def _options(args: argparse.Namespace) -> ServeOptions:
         ssh=not args.no_ssh,
         fork=not args.no_fork,
         limits=Limits(**{f.name: given[f.name] for f in fields(Limits) if f.name in given}),
+        contain=Containment(
+            **{
+                f.name: given[f"session_{f.name}"]
+                for f in fields(Containment)
+                if f"session_{f.name}" in given
+            }
+        ),
     )
     return ServeOptions(**options)

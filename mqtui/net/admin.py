@@ -10,8 +10,15 @@ user can open it. One request per connection: a line of JSON in, a line of JSON 
 | ``ban`` | ``what``, ``note`` | bans an address, a range or a key (``SHA256:...``), kept on disk; ends the sessions it covers |
 | ``unban`` | ``what`` | lifts a ban |
 | ``say`` | ``text``, ``table`` | a message shown in the log of every player at that table (``table`` ""): every table) |
+| ``close`` | ``table``, ``why`` | closes a table: its players read why, its game is saved (a one-table host stops) |
+| ``motd`` | ``text`` (optional) | the message of the day shown at sign-in: sets it (``""``: none), or shows it |
+| ``health`` | | the host's figures (:mod:`mqtui.net.figures`): ``figures`` as JSON, ``prometheus`` as text |
 
 Join codes are never listed: a session signed in with one shows as "a join code".
+
+With ``mqtui serve --metrics [ADDR:]PORT`` the host also answers HTTP on that port (loopback unless an
+address is given): ``GET /metrics``, the figures in Prometheus' text format, for a scraper;
+``GET /health``, the same as JSON. Nothing else is served there.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ class AdminServer:
         self.host = host
         self.path = path
         self._server: asyncio.AbstractServer | None = None
+        self.metrics: MetricsServer | None = None  # GET /metrics, if asked (start_admin)
 
     async def start(self) -> None:
         from mqtui.atomic import private_dir
@@ -61,10 +69,13 @@ class AdminServer:
         log.info("admin socket %s (mqtui admin)", self.path)
 
     async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+        if self.metrics is not None:
+            await self.metrics.close()
+        if self._server is None:
+            return  # (never made: there is no socket of ours to remove)
+        self._server.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._server.wait_closed(), 2.0)
         with contextlib.suppress(OSError):
             self.path.unlink()
 
@@ -75,7 +86,7 @@ class AdminServer:
                 request = json.loads(line[:MAX_REQUEST])
                 if not isinstance(request, dict):
                     raise ValueError("a request is a JSON object")
-                answer = self.answer(request)
+                answer = await self.answer(request)
             except (ValueError, TypeError, KeyError) as exc:
                 answer = {"ok": False, "error": str(exc)}
             writer.write(json.dumps(answer).encode() + b"\n")
@@ -86,7 +97,7 @@ class AdminServer:
             with contextlib.suppress(Exception):
                 writer.close()
 
-    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         host, cmd = self.host, request.get("cmd")
         if cmd == "list":
             return {"ok": True, **self.listing()}
@@ -118,6 +129,19 @@ class AdminServer:
             reached = sum(a.message(f"Message from the host: {text}") for a in tables)
             log.info("message to %s: %s", table or "every table", text)
             return {"ok": True, "reached": reached}
+        if cmd == "close":
+            why = " ".join(str(request.get("why", "")).split())[:200]
+            error = await host.close_table(str(request["table"]), why)
+            return {"ok": not error, **({"error": error} if error else {})}
+        if cmd == "motd":
+            if "text" in request:
+                return {"ok": True, "motd": host.set_motd(str(request["text"]))}
+            return {"ok": True, "motd": host.read_motd()}
+        if cmd == "health":
+            from mqtui.net.figures import health, prometheus
+
+            figures = health(host)
+            return {"ok": True, "figures": figures, "prometheus": prometheus(figures)}
         return {"ok": False, "error": f"unknown command {cmd!r}"}
 
     def listing(self) -> dict[str, Any]:
@@ -149,6 +173,76 @@ class AdminServer:
         return {"tables": tables, "sessions": sessions, "bans": dict(host.gate.bans)}
 
 
+class MetricsServer:
+    """``GET /metrics`` (Prometheus text) and ``GET /health`` (JSON) over plain HTTP, for scrapers."""
+
+    def __init__(self, host: SSHHost) -> None:
+        self.host = host
+        self._server: asyncio.Server | None = None
+
+    async def start(self, where: str) -> None:
+        addr, _, port = where.rpartition(":")
+        self._server = await asyncio.start_server(self._serve, addr.strip("[]") or "127.0.0.1", int(port))
+        log.info("figures on http://%s:%d/metrics", addr or "127.0.0.1", self.port)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        from mqtui.net.figures import health, prometheus
+
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10.0)
+            words = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ")
+            method, path = words[0], (words[1] if len(words) > 1 else "").split("?", 1)[0]
+            if method != "GET" or path not in ("/metrics", "/health"):
+                status, kind, body = "404 Not Found", "text/plain", b"GET /metrics or /health\n"
+            elif path == "/metrics":
+                status, kind = "200 OK", "text/plain; version=0.0.4; charset=utf-8"
+                body = prometheus(health(self.host)).encode()
+            else:
+                status, kind, body = "200 OK", "application/json", json.dumps(health(self.host)).encode()
+            writer.write(
+                f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
+                "Connection: close\r\n\r\n".encode()
+                + body
+            )
+            await writer.drain()
+        except (
+            TimeoutError,
+            ConnectionError,
+            OSError,
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+        ):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+
+async def start_metrics(host: SSHHost, where: str | None) -> MetricsServer | None:
+    """The figures over HTTP at ``where`` (``[ADDR:]PORT``), or None (not asked, or it cannot listen:
+    said in the log, the host runs on)."""
+    if not where:
+        return None
+    metrics = MetricsServer(host)
+    try:
+        await metrics.start(where)
+    except (OSError, ValueError) as exc:
+        log.warning("no figures over HTTP at %s: %s", where, exc)
+        return None
+    return metrics
+
+
 async def request(path: Path, req: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
     """Send one request to the admin socket at ``path``; its answer."""
     reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), timeout)
@@ -162,13 +256,14 @@ async def request(path: Path, req: dict[str, Any], timeout: float = 10.0) -> dic
     return answer
 
 
-async def start_admin(host: SSHHost, path: str | None) -> AdminServer | None:
-    """The admin socket of ``host`` (``mqtui admin``) at ``path`` (None: DATA/admin.sock); None if it
-    cannot be made (said in the log: the host runs on without it)."""
+async def start_admin(host: SSHHost, path: str | None, metrics: str | None = None) -> AdminServer:
+    """The admin socket of ``host`` (``mqtui admin``) at ``path`` (None: DATA/admin.sock), and with
+    ``metrics`` the figures over HTTP there (:class:`MetricsServer`). What cannot be made is said in the
+    log, and the host runs on without it."""
     admin = AdminServer(host, Path(path) if path else default_socket())
     try:
         await admin.start()
     except OSError as exc:
         log.warning("no admin socket at %s: %s", admin.path, exc.strerror or exc)
-        return None
+    admin.metrics = await start_metrics(host, metrics)
     return admin

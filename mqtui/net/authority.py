@@ -37,6 +37,7 @@ from mqtui.net import persist
 from mqtui.net import protocol as wire
 from mqtui.net.conn import Conn
 from mqtui.net.durable import Durable
+from mqtui.net.figures import FIGURES
 from mqtui.net.identity import Claim, KeyTable
 from mqtui.net.protocol import MAX_CLIENT_FRAME, PROTO_VERSION, SPECTATOR, ProtocolError, encode
 from mqtui.net.table import Seating, TableConfig, next_auto, played_for, safe_choice
@@ -311,6 +312,7 @@ class Authority(Seating, Hosted):
             elif isinstance(msg, wire.Act) and self.paused:  # (said at once: it tells nothing unsaved)
                 self._write(conn, encode(wire.Result(id=msg.id, ok=False, reason=PAUSED, n=-1)))
             elif isinstance(msg, wire.Act):
+                conn.acted_at = time.monotonic()  # (its round trip ends when its result is written)
                 ok, reason = self._act(conn, msg)
                 conn.push(encode(wire.Result(id=msg.id, ok=ok, reason=reason, n=self.state.n)))
             else:
@@ -348,6 +350,9 @@ class Authority(Seating, Hosted):
                     self._write(conn, self._snap(conn))
                 while conn.outbox:
                     self._write(conn, conn.outbox.pop(0))
+                if conn.acted_at is not None:  # the action's result is out, after its save
+                    FIGURES.actions.observe(time.monotonic() - conn.acted_at)
+                    conn.acted_at = None
                 if w.transport.get_write_buffer_size() > self.config.max_buffer:
                     self._say(f"{conn.label} cut off: not reading")
                     w.transport.abort()
@@ -584,6 +589,7 @@ class Authority(Seating, Hosted):
     def _save_trouble(self, error: str) -> None:
         """Saving started to fail (``error`` says why) or works again (""): pause or go on, and say so."""
         if error:
+            FIGURES.save_failures += 1
             log.error(
                 "table %s: %s: the game is paused until a save succeeds (retrying)", self.game.game, error
             )

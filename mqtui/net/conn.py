@@ -32,6 +32,7 @@ class Conn:
     bytes_out: int = 0
     frames_out: int = 0
     task: asyncio.Task[None] | None = None
+    acted_at: float | None = None  # when its latest action was read, until its result is sent (figures)
 
     def push(self, frame: bytes) -> None:
         self.outbox.append(frame)

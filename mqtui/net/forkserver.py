@@ -76,6 +76,7 @@ def preload(gone: Callable[[], bool] = lambda: False) -> None:
         "mqtui.ui.screens.lobby",
         "mqtui.ui.screens.game_over",
         "mqtui.net.standin",
+        "mqtui.net.contain",
     ):
         if gone():
             raise HostGone

@@ -38,7 +38,7 @@ from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
 from mqtui.net.protocol import MAX_CLIENT_FRAME, ProtocolError, encode, read_frame
-from mqtui.net.sshserver import SSHHost, prepare_host
+from mqtui.net.sshserver import SSHHost, closed_words, prepare_host
 from mqtui.net.table import NAMES
 from mqtui.net.tables import Tables, visitor_identity
 from mqtui.seat_kinds import HUMAN
@@ -105,6 +105,14 @@ class LobbyHost(SSHHost):
 
     def table_of(self, claim: Claim) -> Authority | None:
         return self.tables.tables.get(claim.table)
+
+    async def close_table(self, tid: str, why: str = "") -> str:
+        """Close table ``tid`` for good (its players told, its game saved, its files moved to ``ended/``,
+        where ``mqtui load`` still reads them); the host goes on."""
+        if tid not in self.tables.tables:
+            return f"there is no table {tid}"
+        await self.tables.retire(tid, "closed by the host" + (f": {why}" if why else ""), closed_words(why))
+        return ""
 
     async def play(
         self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, authority: Authority | None = None
@@ -380,15 +388,15 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         idle=opts.idle,
         max_tables=opts.max_tables,
     )
-    unlog = host_log(sys.stdout)
+    unlog = host_log(sys.stdout, opts)
     host = LobbyHost(None, app=opts.app, tables=tables, name=opts.name or "mqtui", limits=opts.limits)
-    prepare_host(host)
+    prepare_host(host, opts)
     stop = stop_on_signals()
     admin = None
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
-        admin = await start_admin(host, opts.admin_socket)
+        admin = await start_admin(host, opts.admin_socket, opts.metrics)
         await tables.start()
         if opts.fork:
             await host.start_forks()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from mqtui.net.contain import Containment
 from mqtui.net.limits import Limits
 
 if TYPE_CHECKING:
@@ -54,6 +55,12 @@ class ServeOptions:
     print_codes: bool | None = None  # the banner shows the join codes (None: only to a terminal)
     admin_socket: str | None = None  # mqtui admin's socket (None: DATA/admin.sock)
     limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
+    contain: Containment = field(default_factory=Containment)  # each session app's limits (net.contain)
+    motd: str | None = None  # a file holding the message of the day, shown at sign-in
+    metrics: str | None = None  # [ADDR:]PORT of GET /metrics (Prometheus) and /health (JSON); loopback
+    log_file: str | None = None  # the host's log goes to this file, rotated (None: standard output)
+    log_max_bytes: int = 10 * 1024 * 1024  # rotated at this size...
+    log_backups: int = 5  # ...keeping this many old files
 
     def table_config(self) -> TableConfig:
         """The settings every table of this host plays by (timeouts, pacing, the action rate)."""
@@ -85,17 +92,33 @@ def write_codes(path: Path, text: str) -> None:
     write_atomic(path, (text.rstrip("\n") + "\n").encode())
 
 
-def host_log(out: TextIO) -> Callable[[], None]:
-    """Send the host's log (``mqtui.net``, INFO and up, with the time) to ``out``; returns the undo."""
+def host_log(out: TextIO, opts: ServeOptions | None = None) -> Callable[[], None]:
+    """Send the host's log (``mqtui.net``, INFO and up) to ``out``, or with ``opts.log_file`` to that
+    file, rotated by size (``opts.log_max_bytes``, ``opts.log_backups`` old files kept, mode 0600);
+    one line per event (a traceback's lines are joined). Returns the undo."""
     import logging
 
-    handler = logging.StreamHandler(out)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    from mqtui.net.logline import OneLine, PrivateRotatingFile
+
+    handler: logging.Handler
+    if opts is not None and opts.log_file:
+        handler = PrivateRotatingFile(
+            opts.log_file, maxBytes=opts.log_max_bytes, backupCount=opts.log_backups, encoding="utf-8"
+        )
+        handler.setFormatter(OneLine("%(asctime)s %(levelname)s %(message)s"))
+    else:
+        handler = logging.StreamHandler(out)
+        handler.setFormatter(OneLine("%(asctime)s %(message)s", "%H:%M:%S"))
     logger = logging.getLogger("mqtui.net")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    return lambda: logger.removeHandler(handler)
+
+    def undo() -> None:
+        logger.removeHandler(handler)
+        handler.close()
+
+    return undo
 
 
 def stop_on_signals() -> asyncio.Event:

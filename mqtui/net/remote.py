@@ -32,14 +32,27 @@ def run_program(main: Callable[[], int | None]) -> NoReturn:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, int | None):
             print(exc.code, file=sys.stderr)  # (argparse's errors and the like: what Python would print)
-    except BaseException:
+    except BaseException as exc:
+        _out_of_memory(probe=not isinstance(exc, MemoryError))  # (then no traceback: words)
         with contextlib.suppress(Exception):
             traceback.print_exc()
     finally:
         with contextlib.suppress(Exception):
             sys.stdout.flush()
             sys.stderr.flush()
+        if code:
+            _out_of_memory()
         os._exit(code)
+
+
+def _out_of_memory(probe: bool = True) -> None:
+    """A contained session's app (:mod:`mqtui.net.contain`) that ends in error for want of memory ends in
+    words, with its own exit code (the host logs it); else nothing."""
+    from mqtui.net import contain
+
+    c = contain.from_env()
+    if c is not None and c.memory and (not probe or contain.out_of_memory()):
+        contain.end(contain.EXIT_MEMORY, c)
 
 
 def quiet_terminal(fd: int = 0) -> None:

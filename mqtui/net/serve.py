@@ -115,7 +115,7 @@ async def serve(
     opts: ServeOptions, ready: asyncio.Future[Any] | None = None, app: AppFactory | None = None
 ) -> int:
     """Host the game(s) of ``opts``; ``app``: the app of the host's own seat (``--local-seat``)."""
-    if why := opts.limits.check():
+    if why := opts.limits.check() or opts.contain.check():
         raise ServeError(why)
     if opts.new is None and opts.load is None:
         from mqtui.net.lobby import serve_lobby
@@ -133,7 +133,7 @@ async def serve(
     if opts.local_seat is not None:
         log_file = open_private_append(save_path.with_suffix(".log"))  # 0600: it shows join codes
         out = log_file
-    unlog = host_log(out)
+    unlog = host_log(out, opts)
 
     dirs = persist.client_content(authority.engine, authority.game.packs, save_path)
     host: SSHHost | None = None
@@ -142,8 +142,10 @@ async def serve(
         from mqtui.net.sshserver import SSHHost, prepare_host
 
         host = SSHHost(authority, content_dirs=dirs, app=opts.app, limits=opts.limits)
-        prepare_host(host)
+        prepare_host(host, opts)
     stop = stop_on_signals()
+    if host is not None:
+        host.stop = stop  # (mqtui admin close stops a one-table host)
     port = 0
     started = False
     admin = None
@@ -151,7 +153,7 @@ async def serve(
         if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
             port = host.port
-            admin = await start_admin(host, opts.admin_socket)
+            admin = await start_admin(host, opts.admin_socket, opts.metrics)
             if opts.fork:
                 await host.start_forks()
         if opts.socket:

@@ -16,18 +16,23 @@ import contextlib
 import errno
 import logging
 import os
+import re
 import socket
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
 from mqtui.atomic import write_atomic
 from mqtui.net import persist
 from mqtui.net.authority import Authority
+from mqtui.net.contain import ENV as CONTAIN_ENV
+from mqtui.net.contain import EXIT_CPU, EXIT_MEMORY, Containment, remove_cgroup
+from mqtui.net.figures import reason_label
 from mqtui.net.forkserver import ForkServer, spawn_forked
 from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
@@ -35,7 +40,12 @@ from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
 
+if TYPE_CHECKING:
+    from mqtui.net.options import ServeOptions
+
 log = logging.getLogger("mqtui.net")
+
+MOTD_LINES, MOTD_WIDTH = 20, 200  # a message of the day is cut to this
 
 NO_TERMINAL = (
     "mqtui needs a terminal: connect with plain 'ssh -p PORT NAME@HOST' (add -t if you gave a command).\r\n"
@@ -86,10 +96,16 @@ class Repeats:
             self._seen[what] = (last, count + 1)
 
 
-def prepare_host(host: SSHHost) -> None:
+def prepare_host(host: SSHHost, opts: ServeOptions | None = None) -> None:
     """What ``mqtui serve`` does for its SSH host before it listens: the soft limit of open files raised
-    to the hard one, and the wrong sign-ins kept in the data folder across restarts."""
+    to the hard one, the wrong sign-ins and the bans kept in the data folder across restarts, and the
+    operator's settings of ``opts`` (the sessions' containment, the message of the day)."""
     from mqtui.paths import data_dir
+
+    if opts is not None:
+        host.contain = opts.contain
+        host.motd_file = opts.motd
+        host.read_motd()
 
     before, now = raise_file_limit()
     log.info(
@@ -138,6 +154,15 @@ class SSHHost:
     forks: ForkServer | None = None  # session apps forked from a pre-imported parent (start_forks)
     repeats: Repeats = field(default_factory=Repeats)  # errors that repeat, logged once with a count
     live: dict[int, Live] = field(default_factory=dict)  # the sessions now, by id (mqtui admin)
+    # each session app's limits (net.contain); ``mqtui serve`` gives the operator's (nice 5 by default),
+    # a host made in code keeps its apps at its own niceness (the tests' and benches' timings as before)
+    contain: Containment = field(default_factory=lambda: Containment(nice=0))
+    refusals: Counter[str] = field(default_factory=Counter)  # connections and sessions refused, by reason
+    ended: Counter[str] = field(default_factory=Counter)  # sessions the host ended, by reason
+    motd: str = ""  # the message of the day, shown at sign-in (mqtui admin motd, --motd FILE)
+    motd_file: str | None = None  # where it is kept (read again when it changes)
+    _motd_seen: float = 0.0  # the file's time when it was last read
+    stop: asyncio.Event | None = None  # set to stop the host (``mqtui serve`` waits on it)
     _ids: int = 0
 
     async def start_forks(self) -> None:
@@ -248,12 +273,17 @@ class SSHHost:
         """Every table of this host (one, or the lobby's)."""
         return [self.authority] if self.authority is not None else []
 
+    def refused(self, why: str) -> None:
+        """Count a refusal (``why``: its words) for the figures."""
+        self.refusals[reason_label(why)] += 1
+
     def kick(self, sid: int, why: str = "the host ended your session") -> bool:
         """End session ``sid`` (its person reads ``why``); False if there is no such session."""
         live = self.live.get(sid)
         if live is None:
             return False
         log.info("kicking session %d (%s from %s): %s", sid, live.who, live.addr, why)
+        self.ended["kicked"] += 1
         with contextlib.suppress(Exception):
             live.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"mqtui: {why}")
         return True
@@ -303,7 +333,50 @@ class SSHHost:
         if process.get_terminal_type() is None:  # an empty TERM still asked for a terminal
             process.stderr.write(NO_TERMINAL.encode())
             return 1
+        if self.read_motd():  # the message of the day, before the app (which takes the whole screen)
+            process.stdout.write(("\r\n" + self.motd.replace("\n", "\r\n") + "\r\n\r\n").encode())
+            await asyncio.sleep(self.limits.linger)  # time to read it
         return await self.play(process, claim)
+
+    # -- the operator's settings and tools (mqtui admin) ---------------------------------------------
+
+    def read_motd(self) -> str:
+        """The message of the day, read again from its file if that changed since ("": none)."""
+        if self.motd_file:
+            try:
+                mtime = os.stat(self.motd_file).st_mtime
+                if mtime != self._motd_seen:
+                    self._motd_seen = mtime
+                    self.motd = clean_motd(Path(self.motd_file).read_text(errors="replace"))
+            except OSError as exc:  # (gone or unreadable: no message, said once)
+                if self._motd_seen != -1.0:
+                    log.warning("message of the day %s: %s", self.motd_file, exc.strerror or exc)
+                self._motd_seen, self.motd = -1.0, ""
+        return self.motd
+
+    def set_motd(self, text: str) -> str:
+        """A new message of the day ("": none), kept in its file if there is one; as it will be shown."""
+        self.motd = clean_motd(text)
+        if self.motd_file:
+            try:
+                write_atomic(Path(self.motd_file), (self.motd + "\n").encode() if self.motd else b"")
+                self._motd_seen = os.stat(self.motd_file).st_mtime
+            except OSError as exc:
+                log.error("message of the day %s: cannot keep it: %s", self.motd_file, exc.strerror or exc)
+        log.info("message of the day: %s", self.motd.replace("\n", " / ") or "(none)")
+        return self.motd
+
+    async def close_table(self, tid: str, why: str = "") -> str:
+        """Close table ``tid``: its players told, its game saved; "" or why not. On a one-table host
+        that stops the host (the table is all it serves)."""
+        a = self.authority
+        if a is None or a.game.game != tid:
+            return f"there is no table {tid}"
+        log.info("closing table %s%s; the host stops", tid, f": {why}" if why else "")
+        await a.close(closed_words(why))
+        if self.stop is not None:
+            self.stop.set()
+        return ""
 
     async def play(
         self, process: asyncssh.SSHServerProcess[bytes], claim: Claim, authority: Authority | None = None
@@ -358,6 +431,7 @@ class SSHHost:
         ticket = self.gate.admit(kind, table, peer_address(process))
         if isinstance(ticket, str):
             log.info("refusing a %s session: %s", kind, ticket)
+            self.refused(ticket)
             process.stdout.write(f"mqtui: {ticket}\r\n".encode())
             return None
         return ticket
@@ -379,6 +453,7 @@ class SSHHost:
                 pw = ph = 0
             term = process.get_terminal_type() or self.limits.default_term
             env = child_env(term, dict(process.env or {}))
+            env[CONTAIN_ENV] = self.contain.to_env()
             size = (width, height, pw, ph)
             child = None
             if self.forks is not None and self.forks.alive:  # a fork of the pre-imported parent
@@ -394,9 +469,22 @@ class SSHHost:
         stats = RelayStats(guard=SessionGuard(self.limits))
         self.stats.append(stats)
         try:
-            return await relay(process, child, stats, stats.guard, heard)
+            code = await relay(process, child, stats, stats.guard, heard)
         finally:
             self.children.pop(child.pid, None)
+            remove_cgroup(self.contain.cgroup, child.pid)
+        if code in (EXIT_MEMORY, EXIT_CPU):
+            what = "memory" if code == EXIT_MEMORY else "CPU time"
+            self.ended["memory" if code == EXIT_MEMORY else "cpu"] += 1
+            live = self.live.get(process.get_extra_info("mqtui_session", 0))
+            log.warning(
+                "session %s (%s) ended: its app ran out of %s (%s)",
+                live.id if live else "?",
+                live.addr if live else "?",
+                what,
+                f"{self.contain.memory} MiB" if code == EXIT_MEMORY else f"{self.contain.cpu} CPU-seconds",
+            )
+        return code
 
     @staticmethod
     def _heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
@@ -457,6 +545,18 @@ class SSHHost:
             else:
                 process.stdout.write(b"type a seat number, or w to watch\r\n")
         return None
+
+
+def clean_motd(text: str) -> str:
+    """A message of the day as shown: printable lines, at most :data:`MOTD_LINES` of :data:`MOTD_WIDTH`."""
+    text = re.sub(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)", "", text)  # no escapes
+    lines = ["".join(ch for ch in line if ch.isprintable())[:MOTD_WIDTH] for line in text.splitlines()]
+    return "\n".join(lines[:MOTD_LINES]).strip("\n")
+
+
+def closed_words(why: str) -> str:
+    """What the players of a table closed by the host read."""
+    return "the host closed this table; the game is saved" + (f" ({why})" if why else "")
 
 
 def peer_address(process: asyncssh.SSHServerProcess[bytes]) -> str:
@@ -522,6 +622,7 @@ class _Server(asyncssh.SSHServer):
         left = files_left()
         if left is not None and left < self.host.limits.fd_reserve:  # kept for the saves and the apps
             self.host.repeats.note("refusing connections", f"only {left} file descriptors left")
+            self.host.refused("file descriptors")
             conn.abort()
             return
         refused = gate.opened(self, self.addr, self.refuse)
@@ -537,6 +638,7 @@ class _Server(asyncssh.SSHServer):
     def refuse(self, reason: str, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
         """Close the connection with a reason in words (ssh prints it: 'Received disconnect ...')."""
         log.info("refusing %s: %s", self.addr or "a connection", reason)
+        self.host.refused(reason)
         self._stop_timer()
         self.host.gate.done(self)
         self.host.gate.session_opened(self)
@@ -591,6 +693,10 @@ class _Server(asyncssh.SSHServer):
             )
             return True
         gate.trying(self)
+        motd = self.host.read_motd()
+        if motd:  # shown by ssh before it asks anything (OpenSSH: at its default LogLevel)
+            with contextlib.suppress(Exception):
+                self.conn.send_auth_banner(motd.replace("\n", "\r\n") + "\r\n")
         why = gate.blocked_reason(self.addr)
         if why:
             asyncio.get_running_loop().call_soon(
@@ -605,6 +711,7 @@ class _Server(asyncssh.SSHServer):
                 self.claim = claim
                 return False  # the code is the credential
             self.failures += 1  # a wrong code as the user name (the prompt follows)
+            self.host.refusals["wrong_code"] += 1
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -642,6 +749,7 @@ class _Server(asyncssh.SSHServer):
                 self.claim = claim
                 return True
         self.failures += 1
+        self.host.refusals["wrong_code"] += 1
         why = gate.blocked_reason(self.addr)
         if why:
             self.refuse(f"mqtui: {why}", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)

@@ -178,11 +178,12 @@ class Tables:
                 gone.append(tid)
         return gone
 
-    async def retire(self, tid: str, why: str) -> None:
+    async def retire(self, tid: str, why: str, told: str = "") -> None:
+        """End table ``tid`` (``why``, for the log; ``told``: what its players read, if not that)."""
         a = self.tables.pop(tid)
         self._quiet_since.pop(tid, None)
         self._creators.pop(tid, None)
-        await a.close(f"this table has ended: {why}")
+        await a.close(told or f"this table has ended: {why}")
         if a.save_path is not None:
             ended = self.folder / "ended"
             ended.mkdir(exist_ok=True, mode=0o700)
