@@ -32,7 +32,7 @@ from mqtui.net.forkserver import ForkServer, spawn_forked
 from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
 from mqtui.net.limits import SPECTATOR as WATCHING
-from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
+from mqtui.net.ptyrelay import Child, RelayStats, child_env, client_argv, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
 
 log = logging.getLogger("mqtui.net")
@@ -138,6 +138,8 @@ class SSHHost:
     forks: ForkServer | None = None  # session apps forked from a pre-imported parent (start_forks)
     repeats: Repeats = field(default_factory=Repeats)  # errors that repeat, logged once with a count
     live: dict[int, Live] = field(default_factory=dict)  # the sessions now, by id (mqtui admin)
+    share_views: bool = True  # spectators share one app per table and size (mqtui.net.watchers)
+    views: dict[Any, Any] = field(default_factory=dict)  # those shared views, by (table, size, colours)
     _ids: int = 0
 
     async def start_forks(self) -> None:
@@ -235,6 +237,9 @@ class SSHHost:
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 2.0)
+        from mqtui.net.watchers import close_views
+
+        await close_views(self)
         if self.forks is not None:
             await self.forks.close()
         loop = asyncio.get_running_loop()
@@ -329,6 +334,12 @@ class SSHHost:
         if isinstance(seat, str):
             process.stdout.write(f"mqtui: {seat}\r\n".encode())
             return 1
+        if seat < 0 and self.share_views:  # a spectator watches the table's shared view
+            from mqtui.net.watchers import OWN_APP, watch
+
+            code = await watch(self, process, authority)
+            if code != OWN_APP:
+                return code
         ticket = self._admit(process, PLAYER if seat >= 0 else WATCHING, table)
         if ticket is None:
             return 1
@@ -373,13 +384,40 @@ class SSHHost:
         """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``
         under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`)."""
         try:
-            width, height, pw, ph = process.get_terminal_size()
-            if clamp_size(self.limits, width, height) != (width, height):
-                width, height = clamp_size(self.limits, width, height)
-                pw = ph = 0
-            term = process.get_terminal_type() or self.limits.default_term
-            env = child_env(term, dict(process.env or {}))
-            size = (width, height, pw, ph)
+            env, size = self.terminal_of(process)
+        except BaseException:
+            theirs.close()
+            raise
+        child = await self.start_app(argv, theirs, env, size, seat)
+        stats = RelayStats(guard=SessionGuard(self.limits))
+        self.stats.append(stats)
+        try:
+            return await relay(process, child, stats, stats.guard, heard)
+        finally:
+            self.children.pop(child.pid, None)
+
+    def terminal_of(
+        self, process: asyncssh.SSHServerProcess[bytes]
+    ) -> tuple[dict[str, str], tuple[int, int, int, int]]:
+        """The environment and the (clamped) size of the app of ``process``'s terminal."""
+        width, height, pw, ph = process.get_terminal_size()
+        if clamp_size(self.limits, width, height) != (width, height):
+            width, height = clamp_size(self.limits, width, height)
+            pw = ph = 0
+        term = process.get_terminal_type() or self.limits.default_term
+        return child_env(term, dict(process.env or {})), (width, height, pw, ph)
+
+    async def start_app(
+        self,
+        argv: list[str],
+        theirs: socket.socket,
+        env: dict[str, str],
+        size: tuple[int, int, int, int],
+        seat: int,
+    ) -> Child:
+        """Start ``argv`` (given ``theirs``, which is closed here) in a pty of its own: forked from the fork
+        server when it runs, else afresh. Listed in :attr:`children` until it ends."""
+        try:
             child = None
             if self.forks is not None and self.forks.alive:  # a fork of the pre-imported parent
                 try:
@@ -391,12 +429,7 @@ class SSHHost:
         finally:
             theirs.close()
         self.children[child.pid] = seat
-        stats = RelayStats(guard=SessionGuard(self.limits))
-        self.stats.append(stats)
-        try:
-            return await relay(process, child, stats, stats.guard, heard)
-        finally:
-            self.children.pop(child.pid, None)
+        return child
 
     @staticmethod
     def _heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
