@@ -334,10 +334,11 @@ class SSHHost:
         if isinstance(seat, str):
             process.stdout.write(f"mqtui: {seat}\r\n".encode())
             return 1
+        guard = SessionGuard(self.limits)
         if seat < 0 and self.share_views:  # a spectator watches the table's shared view
             from mqtui.net.watchers import OWN_APP, watch
 
-            code = await watch(self, process, authority)
+            code = await watch(self, process, authority, guard)
             if code != OWN_APP:
                 return code
         ticket = self._admit(process, PLAYER if seat >= 0 else WATCHING, table)
@@ -350,7 +351,8 @@ class SSHHost:
             authority.attach(ours, bound)
             dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
             argv = client_argv(theirs.fileno(), dirs, self.app, self.app_options())
-            return await self.run_child(process, argv, theirs, seat, self._heard(ours, lambda: authority))
+            heard = self._heard(ours, lambda: authority)
+            return await self.run_child(process, argv, theirs, seat, heard, guard)
         finally:
             ticket.release()
 
@@ -380,16 +382,18 @@ class SSHHost:
         theirs: socket.socket,
         seat: int,
         heard: Callable[[], float | None] | None = None,
+        guard: SessionGuard | None = None,
     ) -> int:
         """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``
-        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`)."""
+        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`;
+        ``guard``: the session's, if it has one already)."""
         try:
             env, size = self.terminal_of(process)
         except BaseException:
             theirs.close()
             raise
         child = await self.start_app(argv, theirs, env, size, seat)
-        stats = RelayStats(guard=SessionGuard(self.limits))
+        stats = RelayStats(guard=guard or SessionGuard(self.limits))
         self.stats.append(stats)
         try:
             return await relay(process, child, stats, stats.guard, heard)

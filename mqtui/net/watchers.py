@@ -14,8 +14,8 @@ them, as dgamelaunch and DCSS watchers share one stream:
 - **A slow watcher** never stalls the others: each has its own buffer of at most
   ``Limits.watcher_buffer`` bytes; beyond that its buffer is dropped and it waits for the next whole
   frame, like a newcomer; one whose connection takes no bytes for ``WRITE_STALL`` seconds is ended.
-- **Keys.** A watcher's keys never reach the shared app. ``q``, Ctrl+C or Ctrl+D leave; any other key
-  gives that watcher a spectator app of its own (the old way, with the help, the cards, the log,
+- **Keys.** A watcher's keys never reach the shared app. ``q``, Ctrl+C or Ctrl+D leave; a paste does
+  nothing (more than :data:`KEY_BYTES` at once); any other key gives that watcher a spectator app of its own (the old way, with the help, the cards, the log,
   scrolling: under ``--max-spectators``; while the table has no room for one, the key is ignored); a new
   window size moves the watcher to the view of that size.
 - The shared app is a spectator (seat −1): the authority sends it the public view only, so no hand
@@ -59,6 +59,7 @@ LEAVE = (  # what the app's own exit would do to the terminal
     b"\x1b[?25h\x1b[?1049l"
 )
 QUIT_KEYS = frozenset(b"qQ\x03\x04")
+KEY_BYTES = 8  # what one key press sends at most (an escape sequence); more at once is a paste
 OWN_APP = -1000  # what watch() returns when the watcher is to get an app of its own
 FRAME_EVERY = 0.5  # seconds between two whole frames asked of a shared app (at most)
 VIEW_LINGER = 2.0  # seconds a shared app outlives its last watcher (a quick return, a resize)
@@ -346,6 +347,8 @@ class SharedView:
                 return _RESIZED
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue
+            except (OSError, asyncssh.Error):  # (the connection is gone)
+                return _GONE
             if not data:
                 return _GONE
             keys = guard.take(data)
@@ -355,6 +358,8 @@ class SharedView:
                         f"{LEAVE.decode()}\r\nmqtui: this session was ended: {guard.flooded}.\r\n".encode()
                     )
                 return _GONE
+            if len(keys) > KEY_BYTES:
+                continue  # a paste, or noise: nothing a watcher has a use for
             if QUIT_KEYS.intersection(keys):
                 return _QUIT
             if keys:
@@ -369,19 +374,20 @@ def _retrieved(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-async def watch(host: SSHHost, process: asyncssh.SSHServerProcess[bytes], authority: Authority) -> int:
-    """The spectator of ``process`` watches ``authority``'s table on its shared view of its size: the
-    session's exit code, or :data:`OWN_APP` (the watcher asked for an app of its own)."""
+async def watch(
+    host: SSHHost, process: asyncssh.SSHServerProcess[bytes], authority: Authority, guard: SessionGuard
+) -> int:
+    """The spectator of ``process`` watches ``authority``'s table on its shared view of its size (its
+    input under ``guard``, the session's): the session's exit code, or :data:`OWN_APP` (the watcher asked
+    for an app of its own)."""
     from mqtui.net.identity import SPECTATOR
     from mqtui.net.limits import WATCHER
-    from mqtui.net.sessionguard import SessionGuard
 
     table = authority.game.game
     ticket = host._admit(process, WATCHER, table)
     if ticket is None:
         return 1
     host.seated(process, table, SPECTATOR)
-    guard = SessionGuard(host.limits)
     try:
         while True:
             env, size = host.terminal_of(process)
@@ -393,7 +399,6 @@ async def watch(host: SSHHost, process: asyncssh.SSHServerProcess[bytes], author
             if outcome != _RESIZED:
                 return int(outcome)
     finally:
-        guard.close()
         ticket.release()
 
 
