@@ -409,5 +409,8 @@ async def close_views(host: SSHHost) -> None:
         await asyncio.gather(*(view.close() for view in views), return_exceptions=True)
 
 
-def views_of(host: SSHHost, table: str) -> list[SharedView]:
-    return [view for key, view in host.views.items() if key[0] == table]
+def watching(host: SSHHost, a: Authority) -> int:
+    """How many watch table ``a``: its spectators' own apps, and the watchers of its shared views (each
+    view's app is one spectator of the table's)."""
+    views = [view for key, view in host.views.items() if key[0] == a.game.game]
+    return len(a.spectators) - len(views) + sum(len(view.watchers) for view in views)
