@@ -80,6 +80,10 @@ class Remote:
 async def _client() -> None:
     import asyncssh
 
+    from mqtui.net.sshserver import raise_file_limit
+
+    raise_file_limit()  # (a thousand connections)
+
     sessions: dict[int, Remote] = {}
     tasks: set[asyncio.Task[None]] = set()  # (kept until done)
     loop = asyncio.get_running_loop()
@@ -400,6 +404,9 @@ async def run_watchers(tmp: Path, count: int, shared: bool, actions: int, think:
 
 
 async def watchers_bench(tmp: Path, counts: list[int], actions: int, log: TextIO = sys.stdout) -> None:
+    from mqtui.net.sshserver import raise_file_limit
+
+    raise_file_limit()  # (a thousand connections)
     print(
         "watchers of one table of four players (full app, 80x24, clients in a child process); per table "
         "action; 'own apps' is the way before (an app per watcher):",
