@@ -32,49 +32,27 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from net_sessions import QUIET, Figures, _changed, bench_host, cpu_s, pct, report, run_size, smaps_kib
+from net_sessions import (
+    QUIET,
+    Figures,
+    Session,
+    _changed,
+    bench_host,
+    cpu_s,
+    pct,
+    report,
+    run_size,
+    smaps_kib,
+)
 
 # -- the client process --------------------------------------------------------------------------------------
-
-
-@dataclass
-class Remote:
-    """One SSH session of the client process: the times and sizes of what its terminal got."""
-
-    process: Any
-    conn: Any
-    chunks: list[tuple[float, int]] = field(default_factory=list)
-    seen: bytearray = field(default_factory=bytearray)
-    total: int = 0
-
-    async def read(self) -> None:
-        with contextlib.suppress(Exception):
-            while True:
-                data = await self.process.stdout.read(65536)
-                if not data:
-                    return
-                self.chunks.append(
-                    (time.perf_counter(), len(data))
-                )  # (CLOCK_MONOTONIC: the host's clock too)
-                self.total += len(data)
-                if len(self.chunks) > 4000:
-                    del self.chunks[:2000]
-                if len(self.seen) < 200_000:
-                    self.seen += data
-
-    def last(self) -> float:
-        return self.chunks[-1][0] if self.chunks else 0.0
-
-    def last_between(self, t0: float, t1: float) -> float | None:
-        times = [t for t, _ in self.chunks if t0 < t <= t1]
-        return times[-1] if times else None
 
 
 async def _client() -> None:
@@ -84,7 +62,7 @@ async def _client() -> None:
 
     raise_file_limit()  # (a thousand connections)
 
-    sessions: dict[int, Remote] = {}
+    sessions: dict[int, Session] = {}  # (their times: CLOCK_MONOTONIC, the bench's clock too)
     tasks: set[asyncio.Task[None]] = set()  # (kept until done)
     loop = asyncio.get_running_loop()
 
@@ -110,7 +88,7 @@ async def _client() -> None:
             process = await conn.create_process(
                 term_type="xterm-256color", term_size=(msg["cols"], msg["rows"]), encoding=None
             )
-        s = sessions[msg["id"]] = Remote(process, conn)
+        s = sessions[msg["id"]] = Session(process, conn, 0)
         keep(loop.create_task(s.read()))
         want = msg["until"].encode()
         while want not in s.seen:
@@ -140,7 +118,7 @@ async def _client() -> None:
         elif op == "quiet":
             await quiet(msg)
         elif op == "bytes":
-            reply(msg["rid"], total=sum(sessions[i].total for i in msg["ids"]))
+            reply(msg["rid"], total=sum(n for i in msg["ids"] for _, n in sessions[i].chunks))
         elif op == "close":
             for s in sessions.values():
                 s.conn.close()

@@ -249,7 +249,7 @@ class LobbyHost(SSHHost):
             with self._trading(visit, PLAYER, ""):
                 a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
                 a, bound = t.take(a.game.game, 0, claim.identity, f"{claim.identity} (made the table)")
-        elif isinstance(request, lp.Take) and request.seat == SPECTATOR and self.share_views and visit:
+        elif isinstance(request, lp.Take) and request.seat == SPECTATOR and self.shares_views and visit:
             a, bound = t.take(request.table, SPECTATOR, claim.identity, f"{claim.identity} (from the lobby)")
             room = self.gate.admit(WATCHER, a.game.game, visit.ticket.addr if visit.ticket else "")
             if isinstance(room, str):

@@ -149,6 +149,11 @@ class SSHHost:
 
     # -- who is this (overridden by the lobby's host, which has many tables) --------------------------
 
+    @property
+    def shares_views(self) -> bool:
+        """Spectators watch shared views (mqtui.net.watchers), not an app each."""
+        return self.share_views and self.limits.max_watchers > 0
+
     def claim_for_code(self, text: str) -> Claim | None:
         return self.authority.claim_for_code(text) if self.authority is not None else None
 
@@ -335,7 +340,7 @@ class SSHHost:
             process.stdout.write(f"mqtui: {seat}\r\n".encode())
             return 1
         guard = SessionGuard(self.limits)
-        if seat < 0 and self.share_views:  # a spectator watches the table's shared view
+        if seat < 0 and self.shares_views:  # a spectator watches the table's shared view
             from mqtui.net.watchers import OWN_APP, watch
 
             code = await watch(self, process, authority, guard)
