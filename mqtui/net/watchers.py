@@ -15,13 +15,15 @@ them, as dgamelaunch and DCSS watchers share one stream:
   ``Limits.watcher_buffer`` bytes; beyond that its buffer is dropped and it waits for the next whole
   frame, like a newcomer; one whose connection takes no bytes for ``WRITE_STALL`` seconds is ended.
 - **Keys.** A watcher's keys never reach the shared app. ``q``, Ctrl+C or Ctrl+D leave; a paste does
-  nothing (more than :data:`KEY_BYTES` at once); any other key gives that watcher a spectator app of its own (the old way, with the help, the cards, the log,
-  scrolling: under ``--max-spectators``; while the table has no room for one, the key is ignored); a new
-  window size moves the watcher to the view of that size.
+  nothing (more than :data:`KEY_BYTES` at once); any other key gives that watcher a spectator app of
+  its own (the old way, with the help, the cards, the log, scrolling: under ``--max-spectators``; while
+  the table has no room for one, the key is ignored); a new window size, once it has held
+  :data:`RESIZE_SETTLE` seconds, moves the watcher to the view of that size (the old one, if nobody
+  else watches it, ends at once: a storm of sizes keeps no apps).
 - The shared app is a spectator (seat −1): the authority sends it the public view only, so no hand
   card can reach a watcher's bytes. It ends when its last watcher has been gone :data:`VIEW_LINGER`
-  seconds; when it ends by itself (the table ended, the host stops), its last words reach every watcher
-  and their sessions end with it.
+  seconds (a watcher who comes as it stops goes to a new one); when it ends by itself (the table
+  ended, the host stops), its last words reach every watcher and their sessions end with it.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ QUIT_KEYS = frozenset(b"qQ\x03\x04")
 KEY_BYTES = 8  # what one key press sends at most (an escape sequence); more at once is a paste
 OWN_APP = -1000  # what watch() returns when the watcher is to get an app of its own
 FRAME_EVERY = 0.5  # seconds between two whole frames asked of a shared app (at most)
-VIEW_LINGER = 2.0  # seconds a shared app outlives its last watcher (a quick return, a resize)
+VIEW_LINGER = 2.0  # seconds a shared app outlives its last watcher (a quick return; not after a resize)
+RESIZE_SETTLE = 0.3  # seconds a watcher's window keeps its new size before it moves to that size's view
 WRITE_STALL = 30.0  # seconds a watcher's connection may take no bytes before it is ended
 
 WAITING, FRAMING, LIVE = "waiting", "framing", "live"  # a watcher: for a frame, in one, up to date
@@ -171,6 +174,7 @@ class SharedView:
         self.frames = 0  # whole frames the app wrote
         self.code = 0  # the app's exit code, once it ended
         self.closing = False
+        self.unused = False  # stopped for want of watchers
         self.ended = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
         self._stop = asyncio.Event()
@@ -295,6 +299,7 @@ class SharedView:
     def _maybe_stop(self) -> None:
         self._timer = None
         if not self.watchers:
+            self.unused = True  # (a watcher who came meanwhile goes to a new view)
             self._stop.set()
 
     # -- one watcher --------------------------------------------------------------------------------------
@@ -311,6 +316,7 @@ class SharedView:
         writer = asyncio.ensure_future(w.write_loop())
         keys = asyncio.ensure_future(self._keys(w, guard))
         ended = asyncio.ensure_future(self.ended.wait())
+        outcome: int | str = 1
         try:
             done, _ = await asyncio.wait({writer, keys, ended}, return_when=asyncio.FIRST_COMPLETED)
             if keys in done:
@@ -321,6 +327,8 @@ class SharedView:
                     return 0
                 return 1 if outcome == _GONE else outcome
             if ended in done:
+                if self.unused:
+                    return _RESIZED  # (it stopped as this one came: to a new view)
                 with contextlib.suppress(Exception, asyncio.TimeoutError):
                     await asyncio.wait_for(w.flush(), 2.0)  # the app's last words
                 return self.code
@@ -332,7 +340,8 @@ class SharedView:
                 task.cancel()
                 task.add_done_callback(_retrieved)
             if not self.watchers and not self.closing and self._timer is None:
-                self._timer = asyncio.get_running_loop().call_later(VIEW_LINGER, self._maybe_stop)
+                linger = 0.0 if outcome == _RESIZED else VIEW_LINGER  # (a resize storm keeps no apps)
+                self._timer = asyncio.get_running_loop().call_later(linger, self._maybe_stop)
 
     async def _keys(self, w: Watcher, guard: SessionGuard) -> int | str:
         import asyncssh
@@ -398,8 +407,28 @@ async def watch(
             outcome = await view.serve(Watcher(process, host.limits.watcher_buffer), guard)
             if outcome != _RESIZED:
                 return int(outcome)
+            if not await _settled(process):
+                return 1
     finally:
         ticket.release()
+
+
+async def _settled(process: asyncssh.SSHServerProcess[bytes]) -> bool:
+    """Until the window's size has stayed put for RESIZE_SETTLE s (keys meanwhile do nothing); False if
+    the connection ended."""
+    import asyncssh
+
+    while True:
+        try:
+            data = await asyncio.wait_for(process.stdin.read(1024), RESIZE_SETTLE)
+        except TimeoutError:
+            return True
+        except (asyncssh.TerminalSizeChanged, asyncssh.BreakReceived, asyncssh.SignalReceived):
+            continue
+        except (OSError, asyncssh.Error):
+            return False
+        if not data:
+            return False
 
 
 async def close_views(host: SSHHost) -> None:
