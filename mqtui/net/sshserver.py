@@ -339,10 +339,11 @@ class SSHHost:
         if isinstance(seat, str):
             process.stdout.write(f"mqtui: {seat}\r\n".encode())
             return 1
-        guard = SessionGuard(self.limits)
+        guard = None  # (a watcher's goes on into its own app)
         if seat < 0 and self.shares_views:  # a spectator watches the table's shared view
             from mqtui.net.watchers import OWN_APP, watch
 
+            guard = SessionGuard(self.limits)
             code = await watch(self, process, authority, guard)
             if code != OWN_APP:
                 return code
