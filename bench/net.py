@@ -3,6 +3,8 @@ what a connected player costs in memory.
 
     .venv/bin/python bench/net.py [--sizes 1,50,200] [--modes fork,spawn] [--table-actions 6]
     .venv/bin/python bench/net.py --protocol [--actions 400] [--pings 400] [--no-ssh] [--json]
+    .venv/bin/python bench/net.py --realistic [--sizes 50,100,200] [--think 5]   (see bench/net_paced.py)
+    .venv/bin/python bench/net.py --watchers 10,100,1000                          (see bench/net_paced.py)
 
 By default: many SSH sessions at once (see ``bench/net_sessions.py``): for each number of sessions,
 memory per session, CPU per action per session and key press to the player's own screen and to the
@@ -293,8 +295,29 @@ async def main() -> None:
     parser.add_argument("--sizes", default="1,50,200", help="numbers of concurrent sessions")
     parser.add_argument("--modes", default="fork,spawn", help="fork (fork server), spawn (a process each)")
     parser.add_argument("--table-actions", type=int, default=6, help="actions each table plays")
-    parser.add_argument("--think", type=float, default=0.0, help="seconds before each action of a table")
+    parser.add_argument("--think", type=float, default=None, help="seconds before each action of a table")
+    parser.add_argument(
+        "--realistic",
+        action="store_true",
+        help="paced tables, clients in a child process, beside the old way",
+    )
+    parser.add_argument("--watchers", default="", help="numbers of watchers of one table (e.g. 10,100,1000)")
     args = parser.parse_args()
+    if args.realistic or args.watchers:
+        from net_paced import realistic_bench, watchers_bench
+
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["MQTUI_DATA"] = str(Path(d) / "data")
+            os.environ.pop("MQTUI_NET_APP", None)
+            if args.watchers:
+                counts = [int(x) for x in args.watchers.split(",")]
+                await watchers_bench(Path(d), counts, args.table_actions)
+            if args.realistic:
+                sizes = [int(x) for x in args.sizes.split(",")]
+                think = 5.0 if args.think is None else args.think
+                await realistic_bench(Path(d), sizes, args.table_actions, think)
+        return
+    args.think = args.think or 0.0
     if not args.protocol:
         from net_sessions import sessions_bench
 

@@ -142,19 +142,25 @@ class Figures:
     stuck: int
 
 
-async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float = 0.0) -> Figures:
+async def bench_host(
+    tmp: Path, groups: list[int], tag: str, fork: bool = True, room: int = 0
+) -> tuple[LobbyHost, Tables, list[Any]]:
+    """A lobby host on a loopback port with tables of ``groups`` people each (one person: a table with a
+    computer player), limits that only measure (``room`` sessions at least), apps forked or not."""
     config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0, rate=1e6, burst=1e6)
-    tables = Tables(tmp / f"tables-{mode}-{size}", config, max_tables=10_000)
+    tables = Tables(tmp / f"tables-{tag}", config, max_tables=10_000)
     await tables.load_all()
-    groups = [4] * (size // 4) + ([size % 4] if size % 4 else [])
     made = []
     for i, people in enumerate(groups):
         others = [lp.OPEN] * (people - 1) if people > 1 else ["random"]
         a = await tables.create(seats_for(lp.Create(name="P0", others=others)), 100 + i, [])
         made.append(a)
-    room = 10 * size + 10  # the bench measures, not limits; a starved app on 2 cores is not a hung one
+    # the bench measures, not limits; a starved app on 2 cores is not a hung one
+    room = max(room, 10 * sum(groups) + 10)
     limits = Limits(
         max_players=room,
+        max_spectators=room,
+        max_watchers=room,
         max_sessions=2 * room,
         max_unauthenticated=room,
         silent=120.0,
@@ -165,8 +171,14 @@ async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float =
     )
     host = LobbyHost(None, app="mqapp", tables=tables, name="bench", limits=limits)
     await host.listen("127.0.0.1", 0, tmp / "ssh_host_key")
-    if mode == "fork":
+    if fork:
         await host.start_forks()
+    return host, tables, made
+
+
+async def run_size(tmp: Path, size: int, mode: str, actions: int, think: float = 0.0) -> Figures:
+    groups = [4] * (size // 4) + ([size % 4] if size % 4 else [])
+    host, tables, made = await bench_host(tmp, groups, f"{mode}-{size}", mode == "fork")
     sessions: dict[str, list[Session]] = {}
     gate = asyncio.Semaphore(8)
 

@@ -248,13 +248,13 @@ async def test_wrong_codes_are_refused_in_words(make_host: Callable[..., object]
 @needs_ssh
 @pytest.mark.slow
 async def test_a_full_spectator_list_does_not_block_a_seat_code(make_host: Callable[..., object]) -> None:
-    host: Host = await make_host(limits=quick(max_spectators=2, max_players=2, max_sessions=5))  # type: ignore[misc]
+    host: Host = await make_host(limits=quick(max_watchers=2, max_players=2, max_sessions=5))  # type: ignore[misc]
     watch = host.code("watch")
     w1, w2 = host.ssh(f"code-{watch}"), host.ssh(f"code-{watch}")
     await w1.expect(r"spectator - state 0 ")
     await w2.expect(r"spectator - state 0 ")
     w3 = host.ssh(f"code-{watch}")
-    await w3.expect(r"this table already has 2 spectators")
+    await w3.expect(r"this table already has 2 watchers")
     ann = host.ssh(f"code-{host.code('0')}")
     bob = host.ssh(f"code-{host.code('1')}")
     await ann.expect(r"seat 0 Ann - state 0 ")
@@ -268,6 +268,7 @@ async def test_a_full_spectator_list_does_not_block_a_seat_code(make_host: Calla
 @pytest.mark.slow
 async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[..., object]) -> None:
     host: Host = await make_host("Ann,bot")  # type: ignore[misc]
+    host.ssh_host.share_views = False  # the jammer's own app is what is jammed (a watcher's keys go nowhere)
     a = host.authority
     ann = host.ssh(f"code-{host.code('0')}")
     jam = host.ssh(f"code-{host.code('watch')}", "-e", "none")  # no ssh escape (~.) in the bytes

@@ -32,7 +32,7 @@ from mqtui.net import lobbyproto as lp
 from mqtui.net import persist
 from mqtui.net.forkserver import ForkServer
 from mqtui.net.identity import SPECTATOR, Claim
-from mqtui.net.limits import PLAYER, VISITOR, Limits, Ticket
+from mqtui.net.limits import PLAYER, VISITOR, WATCHER, Limits, Ticket
 from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobby import LobbyHost, Visit, seats_for
 from mqtui.net.table import TableConfig, safe_choice
@@ -153,6 +153,7 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
     cy.type("w")
     await cy.expect(r"spectator - state \d+ ", 30)
     await _until(lambda: len(a.spectators) == 1)
+    assert len(lobby.host.views) == 1, "Cy watches the table's shared view (mqtui.net.watchers)"
 
     # a round: every decision typed by the player whose decision it is; all three screens follow
     terms = (ann, bob)
@@ -173,6 +174,9 @@ async def test_two_visitors_make_and_join_a_table_from_the_lobby_play_a_round_an
     listing = lobby.tables.infos()
     assert [(t.id, t.open, t.spectators) for t in listing] == [(tid, [], 1)]
     assert [s.status for s in listing[0].seats] == ["here", "here"]
+    mark = len(cy.raw)
+    cy.type("q")  # Cy leaves the shared view: back in the lobby
+    await _until(lambda: "watching: " in _since(cy, mark), 30)
 
     # Bob leaves the table (ctrl+q): back in the lobby, where q ends his session
     mark = len(bob.raw)
@@ -220,7 +224,7 @@ async def test_tables_come_back_after_a_restart_and_a_known_key_goes_straight_to
 @pytest.mark.slow
 @pytest.mark.forks
 async def test_a_full_spectator_list_at_a_lobby_table_blocks_no_seat(lobby: Lobby) -> None:
-    lobby.host.limits.max_spectators = 1  # the host's gate reads these limits
+    lobby.host.limits.max_watchers = 1  # the host's gate reads these limits
     a = await lobby.tables.create(seats_for(lp.Create(name="Ann", others=[lp.OPEN])), 5, [])
     tid = a.game.game
     cy = lobby.ssh(user=f"code-{a.codes_for('watch')[0]}")  # the table's watch code: its one spectator
@@ -235,13 +239,13 @@ async def test_a_full_spectator_list_at_a_lobby_table_blocks_no_seat(lobby: Lobb
     await dee.expect(rf"{tid}.*Ann", 30)
     await dee.expect(r"watching: 1")
     dee.type("w")  # a second spectator: refused in words, and Dee stays in the lobby
-    await dee.expect(r"refused: this table already has 1 spectators", 15)
+    await dee.expect(r"refused: this table already has 1 watchers", 15)
     assert len(a.spectators) == 1
     dee.type("\r")  # the table's open seat is still Dee's to take
     await dee.expect(r"seat 1 \w+ - state 0 ", 30)
     await _until(lambda: a.slots[1].conn is not None)
-    assert lobby.host.gate.kinds == Counter({PLAYER: 2, WATCHING: 1})
-    assert dict(lobby.host.gate.watching) == {tid: 1}
+    assert +lobby.host.gate.kinds == Counter({PLAYER: 2, WATCHER: 1})  # (a watcher of the shared view)
+    assert dict(lobby.host.gate.watching) == {(WATCHER, tid): 1}
 
 
 # -- the tables' life, without SSH -------------------------------------------------------------------
@@ -362,6 +366,7 @@ async def test_the_lobby_seats_and_lets_watch_only_within_the_hosts_limits(tmp_p
     tables = Tables(tmp_path / "tables", _config())
     await tables.load_all()
     host = LobbyHost(None, tables=tables, limits=Limits(max_players=2, max_spectators=1, max_sessions=8))
+    host.share_views = False  # spectators with an app each (the shared views: tests/test_net_watchers.py)
 
     def visitor(name: str) -> tuple[Claim, Visit]:
         ticket = host.gate.admit(VISITOR)  # as a lobby session holds while its visitor looks around

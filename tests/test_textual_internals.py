@@ -90,3 +90,13 @@ async def test_entry_4_a_scrolling_widgets_bars_follow_its_virtual_size() -> Non
         await pilot.pause()
         update_scrollbars(box, Size(30, 80))
         assert box.vertical_scrollbar.window_virtual_size == 80, "entry 4 (Widget._scroll_update)"
+
+
+async def test_entry_5_the_whole_screen_is_drawn_again_on_request() -> None:
+    app = Logged()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        assert ti.pending_drawn(app), "entry 5 (App._batch_count, Screen._compositor_refresh)"
+        ti.draw_whole_screen(app)  # (headless, it is drawn nowhere: what it calls must be there)
+        update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+        assert type(update).__name__ == "LayoutUpdate", "entry 5 (Compositor.render_update(full=True))"

@@ -121,7 +121,8 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("limits (each refusal tells the person why)")
     for flag, text in (
         ("--max-players", "sessions at a seat, whole host"),
-        ("--max-spectators", "spectators per table"),
+        ("--max-spectators", "spectators per table with an app of their own"),
+        ("--max-watchers", "spectators per table on its shared views (0: none, every spectator gets an app)"),
         ("--max-sessions", "sessions of every kind; --max-players of them are kept for players"),
         ("--max-unauthenticated", "connections still signing in"),
         ("--max-signing-in-per-address", "connections still signing in from one address (IPv6: a /64)"),

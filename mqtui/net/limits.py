@@ -35,18 +35,22 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger("mqtui.net")
 
 PLAYER = "player"
 SPECTATOR = "spectator"
 VISITOR = "visitor"  # a session that has no seat yet (the seat menu, a lobby)
+WATCHER = "watcher"  # a spectator on a table's shared view (mqtui.net.watchers): no app of its own
 
 
 @dataclass
 class Limits:
     max_players: int = 32  # sessions at a seat, whole host
-    max_spectators: int = 16  # spectators per table
+    max_spectators: int = 16  # spectators per table with an app of their own
+    max_watchers: int = 1000  # spectators per table on its shared views (mqtui.net.watchers)
+    watcher_buffer: int = 256 * 1024  # bytes waiting for one watcher before it is skipped to a new frame
     max_sessions: int = 64  # every session; max_players of them are kept for players
     max_unauthenticated: int = 64  # connections that have not signed in yet
     max_signing_in_per_address: int = 8  # ...of them from one address
@@ -152,7 +156,9 @@ class Gate:
     pending: dict[object, _Pending] = field(default_factory=dict)  # in arrival order
     failures: dict[str, deque[float]] = field(default_factory=dict)  # address -> wrong codes' times
     kinds: Counter[str] = field(default_factory=Counter)
-    watching: Counter[str] = field(default_factory=Counter)  # table -> spectators
+    watching: Counter[Any] = field(
+        default_factory=Counter
+    )  # table -> spectators; (WATCHER, table) -> watchers
     idle: dict[object, str] = field(default_factory=dict)  # signed in, no session yet -> address
     per_address: Counter[str] = field(default_factory=Counter)  # address -> sessions
     path: Path | None = None  # where the wrong codes are kept (keep_in)
@@ -398,11 +404,13 @@ class Gate:
                 return "this server is full of spectators and visitors; the seats are kept for players"
             if kind == SPECTATOR and self.watching[table] >= lim.max_spectators:
                 return f"this table already has {self.watching[table]} spectators, its limit; try again later"
+            if kind == WATCHER and self.watching[WATCHER, table] >= lim.max_watchers:
+                return f"this table already has {self.watching[WATCHER, table]} watchers, its limit; try again later"
         if total >= lim.max_sessions:
             return f"this server is full ({total} sessions); try again later"
         self.kinds[kind] += 1
-        if kind == SPECTATOR:
-            self.watching[table] += 1
+        if kind in (SPECTATOR, WATCHER):
+            self.watching[table if kind == SPECTATOR else (WATCHER, table)] += 1
         if addr:
             self.per_address[addr] += 1
         return Ticket(self, kind, table, addr)
@@ -413,7 +421,8 @@ class Gate:
             self.per_address[ticket.addr] -= 1
             if self.per_address[ticket.addr] <= 0:
                 del self.per_address[ticket.addr]
-        if ticket.kind == SPECTATOR:
-            self.watching[ticket.table] -= 1
-            if self.watching[ticket.table] <= 0:
-                del self.watching[ticket.table]
+        if ticket.kind in (SPECTATOR, WATCHER):
+            counted = ticket.table if ticket.kind == SPECTATOR else (WATCHER, ticket.table)
+            self.watching[counted] -= 1
+            if self.watching[counted] <= 0:
+                del self.watching[counted]

@@ -33,7 +33,7 @@ from mqtui.net import lobbyproto as lp
 from mqtui.net.admin import start_admin
 from mqtui.net.authority import PAUSED, Authority
 from mqtui.net.identity import SPECTATOR, Claim, shown_identity
-from mqtui.net.limits import PLAYER, VISITOR, Ticket
+from mqtui.net.limits import PLAYER, VISITOR, WATCHER, Ticket
 from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.lobbyproto import BACK_TO_LOBBY
 from mqtui.net.persist import SeatRec
@@ -65,6 +65,7 @@ class Visit:
     ticket: Ticket | None
     table: Authority | None = None
     sid: int = 0  # the session's id in the host's list (mqtui admin)
+    watch: Authority | None = None  # the table whose shared view the visitor is to watch
 
     def release(self) -> None:
         if self.ticket is not None:
@@ -168,7 +169,13 @@ class LobbyHost(SSHHost):
                 "--refresh",
                 f"{self.limits.lobby_refresh:g}",
             ]
-            return await self.run_child(process, argv, theirs, SPECTATOR, heard)
+            code = await self.run_child(process, argv, theirs, SPECTATOR, heard)
+            if code == lp.WATCH_SHARED and visit.watch is not None:
+                visit.release()  # (the watcher's own ticket is taken there)
+                watching = Claim(SPECTATOR, claim.identity, "a watcher from the lobby", visit.watch.game.game)
+                code = await SSHHost.play(self, process, watching, visit.watch)
+                return BACK_TO_LOBBY if code == 0 else code
+            return code
         finally:
             visit.release()
             # the app has ended, so its socket has too: the service (or the game it became) ends on its own
@@ -203,6 +210,11 @@ class LobbyHost(SSHHost):
                     await writer.drain()
                     continue
                 a, bound, reply = seated
+                if reply.shared and visit is not None:  # the lobby app ends; the host shows the view
+                    visit.watch = a
+                    writer.write(encode(reply))
+                    await writer.drain()
+                    return
                 if visit is not None:
                     visit.table = a
                     live = self.live.get(visit.sid)
@@ -227,9 +239,14 @@ class LobbyHost(SSHHost):
         ``visit``, a seat or a place to watch is given only under the host's limits (see :meth:`_trading`)."""
         t = self.tables
         if isinstance(request, lp.ListTables):
+            from mqtui.net.watchers import watching
+
+            infos = t.infos(claim.identity)
+            for info in infos:
+                info.spectators = max(0, watching(self, t.tables[info.id])) if info.id in t.tables else 0
             return lp.Tables(
                 host=self.name,
-                tables=t.infos(claim.identity),
+                tables=infos,
                 packs=t.available_packs(),
                 levels=list(levels()),
                 max_tables=t.max_tables,
@@ -240,6 +257,13 @@ class LobbyHost(SSHHost):
             with self._trading(visit, PLAYER, ""):
                 a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
                 a, bound = t.take(a.game.game, 0, claim.identity, f"{claim.identity} (made the table)")
+        elif isinstance(request, lp.Take) and request.seat == SPECTATOR and self.shares_views and visit:
+            a, bound = t.take(request.table, SPECTATOR, claim.identity, f"{claim.identity} (from the lobby)")
+            room = self.gate.admit(WATCHER, a.game.game, visit.ticket.addr if visit.ticket else "")
+            if isinstance(room, str):
+                raise ValueError(room)
+            room.release()  # (there is room: the watcher's ticket is taken once the lobby app has ended)
+            return a, bound, lp.Seated(table=a.game.game, seat=SPECTATOR, name="", packs=[], shared=True)
         elif isinstance(request, lp.Take):
             with self._trading(visit, WATCHING if request.seat == SPECTATOR else PLAYER, request.table):
                 a, bound = t.take(

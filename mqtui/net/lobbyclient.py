@@ -51,6 +51,9 @@ async def _main(args: argparse.Namespace, factory: AppFactory) -> int:
     if seated is None:
         writer.close()
         return 0
+    if seated.shared:  # the host shows this session the table's shared view (mqtui.net.watchers)
+        writer.close()
+        return lp.WATCH_SHARED
     from mqtui.net.client import content_engine, play_to_end
     from mqtui.net.netstore import JoinRefused, NetStore
 

@@ -16,6 +16,7 @@ from mqtui.net.protocol import MAX_SERVER_FRAME, ProtocolError, SeatInfo, encode
 
 OPEN = "open"  # a seat for a person who joins from the lobby
 BACK_TO_LOBBY = 10  # the lobby app's exit code: done at that table, the host opens the lobby again
+WATCH_SHARED = 11  # the lobby app's exit code: the visitor watches the table's shared view (Seated.shared)
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
@@ -67,6 +68,7 @@ class Seated(msgspec.Struct, tag="seated", kw_only=True):
     dirs: list[str] = []  # the content the app loads (--dir of the game client; folders or one file)
     code: str = ""  # the seat's join code, to come back to it
     again: str = ""  # how to come back (an ssh command line)
+    shared: bool = False  # watching on the table's shared view: the lobby app ends, the host shows it
 
 
 class Error(msgspec.Struct, tag="error", kw_only=True):

@@ -166,6 +166,19 @@ async def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+async def read_some(master: int) -> bytes:
+    """What the app wrote to its terminal since the last read (b"" once it has closed it)."""
+    while True:
+        try:
+            return os.read(master, 65536)
+        except BlockingIOError:
+            await _wait_fd(master)
+        except OSError as exc:
+            if exc.errno in (errno.EIO, errno.EBADF):
+                return b""
+            raise
+
+
 @dataclass
 class RelayStats:
     bytes_to_client: int = 0
@@ -197,17 +210,9 @@ async def relay(
 
     async def pty_to_ssh() -> None:
         while True:
-            try:
-                data = os.read(master, 65536)
-            except BlockingIOError:
-                await _wait_fd(master)
-                continue
-            except OSError as exc:
-                if exc.errno in (errno.EIO, errno.EBADF):
-                    return  # the app closed its terminal
-                raise
+            data = await read_some(master)
             if not data:
-                return
+                return  # the app closed its terminal
             stats.bytes_to_client += len(data)
             process.stdout.write(data)
             await process.stdout.drain()

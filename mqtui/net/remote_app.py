@@ -17,6 +17,7 @@ stops the process for Ctrl+Z.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import os
@@ -39,7 +40,8 @@ from textual.drivers.linux_driver import LinuxDriver
 from textual.screen import Screen
 
 from mqtui.net.remote import NOT_HERE
-from mqtui.ui.textual_internals import ActionGate, XTermParser
+from mqtui.net.watchers import FRAME_BEGIN, FRAME_END, READY, SHARED_VIEW_ENV
+from mqtui.ui.textual_internals import ActionGate, XTermParser, draw_whole_screen, pending_drawn
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,27 @@ class SessionDriver(LinuxDriver):
         super().close()
         if isinstance(self.exit_event, WakingEvent):
             self.exit_event.close()
+
+    def start_application_mode(self) -> None:
+        super().start_application_mode()  # type: ignore[no-untyped-call]
+        if os.environ.get(SHARED_VIEW_ENV):  # the watchers' shared view (mqtui.net.watchers)
+            asyncio.get_running_loop().add_signal_handler(
+                signal.SIGUSR1, lambda: self._app.call_later(self.whole_screen)
+            )
+            self.write(READY)
+            self.flush()
+
+    def whole_screen(self) -> None:
+        """Write the whole screen between two markers, for the watchers who need all of it (the host
+        asks with SIGUSR1); what was pending first, to everyone."""
+        app = self._app
+        if not pending_drawn(app):
+            app.set_timer(0.05, self.whole_screen)  # (inside a batch of updates: soon)
+            return
+        self.write(FRAME_BEGIN)
+        draw_whole_screen(app)
+        self.write(FRAME_END)
+        self.flush()
 
     def run_input_thread(self) -> None:
         """Read the terminal, as Textual's thread does, until the exit event is set."""

@@ -37,7 +37,7 @@ from mqtui.net.forkserver import ForkServer, spawn_forked
 from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
 from mqtui.net.limits import SPECTATOR as WATCHING
-from mqtui.net.ptyrelay import RelayStats, child_env, client_argv, relay, spawn
+from mqtui.net.ptyrelay import Child, RelayStats, child_env, client_argv, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
 
 if TYPE_CHECKING:
@@ -163,6 +163,8 @@ class SSHHost:
     motd_file: str | None = None  # where it is kept (read again when it changes)
     _motd_seen: float = 0.0  # the file's time when it was last read
     stop: asyncio.Event | None = None  # set to stop the host (``mqtui serve`` waits on it)
+    share_views: bool = True  # spectators share one app per table and size (mqtui.net.watchers)
+    views: dict[Any, Any] = field(default_factory=dict)  # those shared views, by (table, size, colours)
     _ids: int = 0
 
     async def start_forks(self) -> None:
@@ -171,6 +173,11 @@ class SSHHost:
         await self.forks.start()
 
     # -- who is this (overridden by the lobby's host, which has many tables) --------------------------
+
+    @property
+    def shares_views(self) -> bool:
+        """Spectators watch shared views (mqtui.net.watchers), not an app each."""
+        return self.share_views and self.limits.max_watchers > 0
 
     def claim_for_code(self, text: str) -> Claim | None:
         return self.authority.claim_for_code(text) if self.authority is not None else None
@@ -260,6 +267,9 @@ class SSHHost:
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 2.0)
+        from mqtui.net.watchers import close_views
+
+        await close_views(self)
         if self.forks is not None:
             await self.forks.close()
         loop = asyncio.get_running_loop()
@@ -402,6 +412,14 @@ class SSHHost:
         if isinstance(seat, str):
             process.stdout.write(f"mqtui: {seat}\r\n".encode())
             return 1
+        guard = None  # (a watcher's goes on into its own app)
+        if seat < 0 and self.shares_views:  # a spectator watches the table's shared view
+            from mqtui.net.watchers import OWN_APP, watch
+
+            guard = SessionGuard(self.limits)
+            code = await watch(self, process, authority, guard)
+            if code != OWN_APP:
+                return code
         ticket = self._admit(process, PLAYER if seat >= 0 else WATCHING, table)
         if ticket is None:
             return 1
@@ -412,7 +430,8 @@ class SSHHost:
             authority.attach(ours, bound)
             dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
             argv = client_argv(theirs.fileno(), dirs, self.app, self.app_options())
-            return await self.run_child(process, argv, theirs, seat, self._heard(ours, lambda: authority))
+            heard = self._heard(ours, lambda: authority)
+            return await self.run_child(process, argv, theirs, seat, heard, guard)
         finally:
             ticket.release()
 
@@ -443,30 +462,18 @@ class SSHHost:
         theirs: socket.socket,
         seat: int,
         heard: Callable[[], float | None] | None = None,
+        guard: SessionGuard | None = None,
     ) -> int:
         """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``
-        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`)."""
+        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`;
+        ``guard``: the session's, if it has one already)."""
         try:
-            width, height, pw, ph = process.get_terminal_size()
-            if clamp_size(self.limits, width, height) != (width, height):
-                width, height = clamp_size(self.limits, width, height)
-                pw = ph = 0
-            term = process.get_terminal_type() or self.limits.default_term
-            env = child_env(term, dict(process.env or {}))
-            env[CONTAIN_ENV] = self.contain.to_env()
-            size = (width, height, pw, ph)
-            child = None
-            if self.forks is not None and self.forks.alive:  # a fork of the pre-imported parent
-                try:
-                    child = await spawn_forked(self.forks, argv, env, size, theirs.fileno())
-                except (OSError, TimeoutError) as exc:
-                    log.warning("fork server: %s; starting the session's app afresh", exc)
-            if child is None:
-                child = await spawn(argv, env, size, pass_fds=(theirs.fileno(),))
-        finally:
+            env, size = self.terminal_of(process)
+        except BaseException:
             theirs.close()
-        self.children[child.pid] = seat
-        stats = RelayStats(guard=SessionGuard(self.limits))
+            raise
+        child = await self.start_app(argv, theirs, env, size, seat)
+        stats = RelayStats(guard=guard or SessionGuard(self.limits))
         self.stats.append(stats)
         try:
             code = await relay(process, child, stats, stats.guard, heard)
@@ -485,6 +492,43 @@ class SSHHost:
                 f"{self.contain.memory} MiB" if code == EXIT_MEMORY else f"{self.contain.cpu} CPU-seconds",
             )
         return code
+
+    def terminal_of(
+        self, process: asyncssh.SSHServerProcess[bytes]
+    ) -> tuple[dict[str, str], tuple[int, int, int, int]]:
+        """The environment and the (clamped) size of the app of ``process``'s terminal."""
+        width, height, pw, ph = process.get_terminal_size()
+        if clamp_size(self.limits, width, height) != (width, height):
+            width, height = clamp_size(self.limits, width, height)
+            pw = ph = 0
+        term = process.get_terminal_type() or self.limits.default_term
+        env = child_env(term, dict(process.env or {}))
+        env[CONTAIN_ENV] = self.contain.to_env()  # the app applies the operator's limits itself (net.contain)
+        return env, (width, height, pw, ph)
+
+    async def start_app(
+        self,
+        argv: list[str],
+        theirs: socket.socket,
+        env: dict[str, str],
+        size: tuple[int, int, int, int],
+        seat: int,
+    ) -> Child:
+        """Start ``argv`` (given ``theirs``, which is closed here) in a pty of its own: forked from the fork
+        server when it runs, else afresh. Listed in :attr:`children` until it ends."""
+        try:
+            child = None
+            if self.forks is not None and self.forks.alive:  # a fork of the pre-imported parent
+                try:
+                    child = await spawn_forked(self.forks, argv, env, size, theirs.fileno())
+                except (OSError, TimeoutError) as exc:
+                    log.warning("fork server: %s; starting the session's app afresh", exc)
+            if child is None:
+                child = await spawn(argv, env, size, pass_fds=(theirs.fileno(),))
+        finally:
+            theirs.close()
+        self.children[child.pid] = seat
+        return child
 
     @staticmethod
     def _heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
