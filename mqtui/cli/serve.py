@@ -63,6 +63,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("--max-rate", "messages a second one client may send (default %(default)g)"),
     )
     add_limit_arguments(parser)
+    parser.add_argument(
+        "--web",
+        metavar="[ADDR:]PORT",
+        default="",
+        help="browsers too, at this port (ADDR default 127.0.0.1): the same lobby and tables (docs/web.md)",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        default="",
+        help="the address browsers use, e.g. https://games.example.org behind a TLS reverse proxy",
+    )
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
     parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
     parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")

@@ -21,7 +21,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +45,7 @@ from mqtui.seat_kinds import HUMAN
 
 if TYPE_CHECKING:
     from mqtui.net.options import ServeOptions
+    from mqtui.net.web import WebHost
 
 log = logging.getLogger("mqtui.net")
 
@@ -175,8 +176,16 @@ class LobbyHost(SSHHost):
     # -- the lobby service of one session ---------------------------------------------------------------
 
     async def lobby_service(
-        self, sock: socket.socket, claim: Claim, again: str, addr: str = "", visit: Visit | None = None
+        self,
+        sock: socket.socket,
+        claim: Claim,
+        again: str,
+        addr: str = "",
+        visit: Visit | None = None,
+        keep: Callable[[tuple[Authority, Claim]], None] | None = None,
     ) -> None:
+        """Answer one lobby app; once seated, the game on the same connection, or with ``keep`` (a
+        browser's session, whose seat has a program of its own) the table and the seat's claim to it."""
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
             while True:
@@ -204,6 +213,9 @@ class LobbyHost(SSHHost):
                     reply.again = again.format(code=reply.code)
                 writer.write(encode(reply))
                 await writer.drain()
+                if keep is not None:
+                    keep((a, bound))
+                    return
                 await a.serve_connection(reader, writer, bound)  # the game, on the same connection
                 return
         except (ProtocolError, TimeoutError, ConnectionError, OSError) as exc:
@@ -385,6 +397,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     prepare_host(host)
     stop = stop_on_signals()
     admin = None
+    web: WebHost | None = None
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
@@ -392,17 +405,25 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         await tables.start()
         if opts.fork:
             await host.start_forks()
+        if opts.web:  # (aiohttp and textual-serve are imported only for it)
+            from mqtui.net.web import start_browsers
+
+            web = await start_browsers(host, opts)
         full = lobby_banner(host, opts.host, problems)
         codes_file = folder / "join-codes.txt"
         write_codes(codes_file, full)  # for the host's user only
         shown = full if show_codes(opts, sys.stdout) else lobby_banner(host, opts.host, problems, codes_file)
         print(shown, flush=True)
+        if web is not None:
+            print(web.banner(opts.web), flush=True)
         if ready is not None and not ready.done():
             ready.set_result(host)
         await stop.wait()
         print("mqtui serve: stopping; saving every table...", flush=True)
     finally:
         host.closing = True
+        if web is not None:
+            await web.close()
         if admin is not None:
             await admin.close()
         await tables.close()

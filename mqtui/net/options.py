@@ -54,6 +54,8 @@ class ServeOptions:
     print_codes: bool | None = None  # the banner shows the join codes (None: only to a terminal)
     admin_socket: str | None = None  # mqtui admin's socket (None: DATA/admin.sock)
     limits: Limits = field(default_factory=Limits)  # by kind, per host and per table (net.limits)
+    web: str = ""  # browsers too, at [ADDR:]PORT (net.web); "" : SSH only
+    public_url: str = ""  # the address browsers use, behind a reverse proxy (net.web)
 
     def table_config(self) -> TableConfig:
         """The settings every table of this host plays by (timeouts, pacing, the action rate)."""

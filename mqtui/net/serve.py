@@ -26,6 +26,7 @@ from mqtui.paths import data_dir
 
 if TYPE_CHECKING:
     from mqtui.net.sshserver import SSHHost
+    from mqtui.net.web import WebHost
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -126,6 +127,8 @@ async def serve(
         0 <= opts.local_seat < len(authority.slots) and authority.slots[opts.local_seat].human
     ):
         raise ServeError(f"--local-seat {opts.local_seat}: not a human seat of this game")
+    if opts.web and not opts.ssh:
+        raise ServeError("--web needs the SSH host (it shares its limits and its list): drop --no-ssh")
     if not opts.ssh and not opts.socket and opts.local_seat is None:
         raise ServeError("with --no-ssh, give --socket or --local-seat")
     log_file: TextIO | None = None
@@ -147,6 +150,7 @@ async def serve(
     port = 0
     started = False
     admin = None
+    web: WebHost | None = None
     try:
         if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
@@ -154,6 +158,10 @@ async def serve(
             admin = await start_admin(host, opts.admin_socket)
             if opts.fork:
                 await host.start_forks()
+            if opts.web:  # (aiohttp and textual-serve are imported only for it)
+                from mqtui.net.web import start_browsers
+
+                web = await start_browsers(host, opts)
         if opts.socket:
             with contextlib.suppress(FileNotFoundError):
                 Path(opts.socket).unlink()
@@ -172,6 +180,8 @@ async def serve(
         write_codes(codes_file, full)  # the join codes, for the host's user only
         shown = full if show_codes(opts, sys.stdout) else banner(authority, save_path, *where, codes_file)
         print(shown, flush=True)
+        if web is not None:
+            print(web.banner(opts.web), file=out, flush=True)
         if log_file is not None:
             print(
                 shown if opts.print_codes else banner(authority, save_path, *where, codes_file),
@@ -192,6 +202,8 @@ async def serve(
             await authority.close()  # goodbyes first: each player's app shows why it ends; then the save
         else:
             authority.discard()  # it never ran: leave no save behind
+        if web is not None:
+            await web.close()
         if admin is not None:
             await admin.close()
         if host is not None:
