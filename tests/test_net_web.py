@@ -83,6 +83,7 @@ async def site(engine: Engine, tmp_path: Path) -> AsyncIterator[Site]:
         await close_site(s)
 
 
+@pytest.mark.slow(seconds=25)
 async def test_two_browsers_play_a_whole_game_and_get_only_their_own_seats_view(site: Site) -> None:
     """Over a whole game, no card another seat holds (and this one never saw) is in any byte a browser got."""
     a = site.authority
