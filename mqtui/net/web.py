@@ -264,6 +264,7 @@ class WebHost:
                 web.get("/join/{code}", self.page),
                 web.get("/watch/{table}", self.page),
                 web.get("/ws/{ticket}", self.websocket),
+                web.get("/favicon.ico", _no_icon),
                 web.static("/static", STATIC, show_index=False, follow_symlinks=False),
             ]
         )
@@ -389,7 +390,7 @@ class WebHost:
         websocket = ("wss:" if base.startswith("https:") else "ws:") + base.split(":", 1)[1]
         font = request.query.get("fontsize", "16")
         html = PAGE.substitute(
-            title="mqtui" + (f": {self.lobby.name}" if self.lobby is not None else ""),
+            title=self.lobby.name if self.lobby is not None else "mqtui",
             static=f"{urlsplit(base).path}/static",
             websocket=f"{websocket}/ws/{ticket}",
             font_size=font if font.isdigit() and 8 <= int(font) <= 40 else "16",
@@ -438,6 +439,10 @@ class WebHost:
         finally:
             self.sessions.discard(session)
         return ws
+
+
+async def _no_icon(_: web.Request) -> web.Response:
+    return web.Response(status=204)
 
 
 def _loopback(addr: str) -> bool:
@@ -627,6 +632,16 @@ class WebSession:
                 service.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await service
+        if seated and seated[0][1].seat is not None and seated[0][1].seat >= 0:
+            a, claim = seated[0]
+            codes = a.codes_for(str(claim.seat))
+            if codes and not self.ended.is_set():
+                await self.tell(
+                    f"Seat {claim.seat} at table {a.game.game} is yours: this browser comes back to it by"
+                    f" itself.\r\nOn another device, or over SSH, its join code {codes[0]} does:"
+                    f" {self.web.base_url()}/join/{codes[0]} (keep it to yourself)."
+                )
+                await asyncio.sleep(self.host.limits.linger)
         return seated[0] if seated else None
 
     async def _seat(self, a: Authority, claim: Claim) -> int:
