@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import re
+import time
 
 import aiohttp
 
@@ -27,6 +28,7 @@ class WebTerm:
         self.base = base.rstrip("/")
         self.http = session or aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
         self.raw = bytearray()
+        self.chunks: list[tuple[float, int]] = []  # (time.perf_counter(), bytes) of each frame
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.closed = asyncio.Event()
         self._more = asyncio.Event()
@@ -54,11 +56,20 @@ class WebTerm:
         try:
             async for message in ws:
                 if message.type == aiohttp.WSMsgType.BINARY:
+                    self.chunks.append((time.perf_counter(), len(message.data)))
                     self.raw += message.data
                     self._more.set()
         finally:
             self.closed.set()
             self._more.set()
+
+    def last(self) -> float:
+        """When the latest frame came (0 before any)."""
+        return self.chunks[-1][0] if self.chunks else 0.0
+
+    def last_between(self, t0: float, t1: float) -> float | None:
+        times = [t for t, _ in self.chunks if t0 < t <= t1]
+        return times[-1] if times else None
 
     def text(self) -> str:
         return ANSI.sub("", self.raw.decode("utf-8", "replace"))
