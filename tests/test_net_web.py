@@ -202,6 +202,19 @@ async def test_the_websocket_is_only_for_this_hosts_pages_and_a_bad_code_is_coun
         await close_site(site)
 
 
+async def test_the_operator_lists_a_browsers_session_and_kicks_it(site: Site) -> None:
+    ann = site.browser()
+    await ann.open(f"/join/{site.code('0')}")
+    await ann.expect(r"seat 0 Ann")
+    (live,) = site.host.live.values()
+    assert live.who.startswith("browser:") and live.seat == 0 and live.addr == "127.0.0.1"
+    mark = ann.mark()
+    assert site.host.kick(live.id, "please take a break")
+    await ann.expect(r"mqtui: please take a break", since=mark)
+    await ann.closed.wait()
+    await wait_until(lambda: not site.host.live and site.authority.slots[0].conn is None)
+
+
 async def test_a_browsers_input_is_guarded_and_its_size_clamped(engine: Engine, tmp_path: Path) -> None:
     site = await open_site(engine, tmp_path, quick(flood_burst=64 * 1024.0, flood_rate=1024.0))
     try:

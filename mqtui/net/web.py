@@ -77,6 +77,7 @@ COOKIE_DAYS = 180
 TICKET_TTL = 60.0  # seconds a page's websocket ticket is good for
 MAX_MESSAGE = 64 * 1024  # the largest websocket message a page may send (a paste is split in chunks)
 KEEP_CODES = 8  # seats a browser is remembered at
+MAX_PENDING = 4096  # pages served whose websocket has not come yet (each good for TICKET_TTL)
 PAGE = string.Template((Path(__file__).with_name("webpage.html")).read_text(encoding="utf-8"))
 STATIC = Path(textual_serve.__file__).parent / "static"  # its page script, styles and fonts
 SECURITY_HEADERS = {
@@ -384,6 +385,8 @@ class WebHost:
                 return _text(404, "mqtui: there is no such table here")
             pending.table = request.match_info["table"]
         self._forget_old()
+        if len(self.pending) >= MAX_PENDING:
+            return _text(503, "mqtui: too many pages are opening right now; try again in a minute")
         ticket = secrets.token_urlsafe(18)
         self.pending[ticket] = pending
         base = self.base_url(request)
