@@ -164,13 +164,7 @@ class LobbyHost(SSHHost):
             return await self.run_child(process, argv, theirs, SPECTATOR, heard)
         finally:
             visit.release()
-            # the app has ended, so its socket has too: the service (or the game it became) ends on its own
-            if not service.done():
-                await asyncio.wait({service}, timeout=3.0)
-            if not service.done():
-                service.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await service
+            await settle(service)
             visit.release()
 
     # -- the lobby service of one session ---------------------------------------------------------------
@@ -308,6 +302,17 @@ class LobbyHost(SSHHost):
     def _back_to_visitor(self, visit: Visit, addr: str) -> None:
         ticket = self.gate.admit(VISITOR, "", addr)  # room: the visitor's own ticket was given back just now
         visit.ticket = ticket if isinstance(ticket, Ticket) else None
+
+
+async def settle(service: asyncio.Future[Any]) -> None:
+    """The lobby app has ended, so its socket has too: its service (or the game it became) ends on its
+    own; given 3 s, then cancelled."""
+    if not service.done():
+        await asyncio.wait({service}, timeout=3.0)
+    if not service.done():
+        service.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await service
 
 
 def levels() -> tuple[str, ...]:

@@ -610,7 +610,7 @@ class WebSession:
 
     async def _lobby(self, lobby: LobbyHost) -> tuple[Authority, Claim] | None:
         """The lobby's app until the visitor takes a seat (where) or leaves (None)."""
-        from mqtui.net.lobby import Visit, lobby_claim
+        from mqtui.net.lobby import Visit, lobby_claim, settle
 
         visit = Visit(self._admit(VISITOR), sid=self.sid)
         if visit.ticket is None:
@@ -629,12 +629,7 @@ class WebSession:
             await self._run(argv, theirs, None)
         finally:
             visit.release()
-            if not service.done():
-                await asyncio.wait({service}, timeout=3.0)
-            if not service.done():
-                service.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await service
+            await settle(service)
         if seated and seated[0][1].seat is not None and seated[0][1].seat >= 0:
             a, claim = seated[0]
             codes = a.codes_for(str(claim.seat))
