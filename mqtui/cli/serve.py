@@ -23,7 +23,8 @@ computer (random, easy, normal or hard) or open for a person to take; a SPECTATO
 
 a public server:   mqtui serve --host 0.0.0.0 --name "Ann's dungeon"   (visitors: ssh -p 2222 HOST)
 one game:          mqtui serve --host 0.0.0.0 --new "Ann,Bob,hard"     (players: ssh -p 2222 code-XXXXXX@HOST)
-more in docs/ssh.md.
+browsers too:      mqtui serve --host 0.0.0.0 --web 0.0.0.0:8080        (visitors: http://HOST:8080/)
+more in docs/ssh.md and docs/web.md.
 """
 
 
