@@ -189,10 +189,14 @@ async def test_the_websocket_is_only_for_this_hosts_pages_and_a_bad_code_is_coun
         for path in ("/download/x", "/static/", "/static/../game.mqsave", "/game.mqsave"):
             async with term.http.get(site.base + path) as response:
                 assert response.status in (403, 404), path
-        async with term.http.get(site.base + "/") as response:
+        async with aiohttp.ClientSession() as fresh, fresh.get(site.base + "/") as response:
             assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
             assert response.headers["Referrer-Policy"] == "no-referrer"
-            assert "HttpOnly" in response.headers.get("Set-Cookie", "") or term.http.cookie_jar
+            cookie = response.headers["Set-Cookie"]  # a new browser gets its signed token
+            assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+            token = cookie.split("=", 1)[1].split(";")[0]
+            assert site.web.browsers.identity(token) is not None
+            assert site.web.browsers.identity(token[:-1] + ("0" if token[-1] != "0" else "1")) is None
         for _ in range(3):
             status, text = await term.page("/join/WRONG1")
             assert status == 404 and "no table here has that join code" in text
