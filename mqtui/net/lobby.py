@@ -44,8 +44,7 @@ from mqtui.net.tables import Tables, visitor_identity
 from mqtui.seat_kinds import HUMAN
 
 if TYPE_CHECKING:
-    from mqtui.net.options import ServeOptions
-    from mqtui.net.web import WebHost
+    from mqtui.net.options import FrontDoor, OpensDoor, ServeOptions
 
 log = logging.getLogger("mqtui.net")
 
@@ -374,8 +373,11 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str], codes_file: Pa
     return "\n".join(lines)
 
 
-async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
-    """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
+async def serve_lobby(
+    opts: ServeOptions, ready: asyncio.Future[Any] | None = None, door: OpensDoor | None = None
+) -> int:
+    """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors (``door``: the
+    browsers' front door beside SSH, ``--web``)."""
     from mqtui.net.options import ServeError, host_log, show_codes, stop_on_signals, write_codes
     from mqtui.paths import data_dir
 
@@ -402,7 +404,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     prepare_host(host)
     stop = stop_on_signals()
     admin = None
-    web: WebHost | None = None
+    web: FrontDoor | None = None
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
@@ -410,10 +412,8 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         await tables.start()
         if opts.fork:
             await host.start_forks()
-        if opts.web:  # (aiohttp and textual-serve are imported only for it)
-            from mqtui.net.web import start_browsers
-
-            web = await start_browsers(host, opts)
+        if door is not None:
+            web = await door(host, opts)
         full = lobby_banner(host, opts.host, problems)
         codes_file = folder / "join-codes.txt"
         write_codes(codes_file, full)  # for the host's user only

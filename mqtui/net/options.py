@@ -7,10 +7,10 @@ needs nothing of ``serve`` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from mqtui.net.limits import Limits
 
@@ -21,6 +21,18 @@ if TYPE_CHECKING:
 
 # asyncio and logging are imported where they are used: every ``mqtui`` command builds ``serve``'s
 # options from ServeOptions' defaults, and needs neither (asyncio alone is ~35 ms of each start)
+
+
+class FrontDoor(Protocol):
+    """Another way in beside SSH, started with the host (the browsers': ``mqtui.net.web.WebHost``)."""
+
+    def banner(self, addr: str) -> str: ...
+
+    async def close(self) -> None: ...
+
+
+OpensDoor = Callable[[Any, "ServeOptions"], Awaitable[FrontDoor | None]]
+"""What starts a front door for a host (an SSH host) and the options (None: not asked for)."""
 
 
 class ServeError(Exception):

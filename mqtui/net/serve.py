@@ -17,16 +17,24 @@ from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.client import AppFactory
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
+from mqtui.net.options import FrontDoor, OpensDoor, host_log, show_codes, stop_on_signals, write_codes
 from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
 from mqtui.net.options import ServeOptions as ServeOptions
-from mqtui.net.options import host_log, show_codes, stop_on_signals, write_codes
 from mqtui.net.table import parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
 
 if TYPE_CHECKING:
     from mqtui.net.sshserver import SSHHost
-    from mqtui.net.web import WebHost
+
+
+def web_door(opts: ServeOptions) -> OpensDoor | None:
+    """What starts the browsers' front door (``--web``; aiohttp and textual-serve are imported only then)."""
+    if not opts.web:
+        return None
+    from mqtui.net.web import start_browsers
+
+    return start_browsers
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -121,7 +129,7 @@ async def serve(
     if opts.new is None and opts.load is None:
         from mqtui.net.lobby import serve_lobby
 
-        return await serve_lobby(opts, ready)  # many tables and a lobby
+        return await serve_lobby(opts, ready, web_door(opts))  # many tables and a lobby
     authority, save_path = build_authority(opts)
     if opts.local_seat is not None and not (
         0 <= opts.local_seat < len(authority.slots) and authority.slots[opts.local_seat].human
@@ -150,7 +158,7 @@ async def serve(
     port = 0
     started = False
     admin = None
-    web: WebHost | None = None
+    web: FrontDoor | None = None
     try:
         if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
@@ -158,10 +166,9 @@ async def serve(
             admin = await start_admin(host, opts.admin_socket)
             if opts.fork:
                 await host.start_forks()
-            if opts.web:  # (aiohttp and textual-serve are imported only for it)
-                from mqtui.net.web import start_browsers
-
-                web = await start_browsers(host, opts)
+            door = web_door(opts)
+            if door is not None:
+                web = await door(host, opts)
         if opts.socket:
             with contextlib.suppress(FileNotFoundError):
                 Path(opts.socket).unlink()
