@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from secrets_helpers import public_names, secret_names
 from ssh_helpers import SSH_OPTS, SharedForks, Term, needs_ssh, quick, serve_process, ssh_term, write_key
 from ssh_helpers import fork_server as fork_server  # the fixture, for this module
 from waiting import wait_until as _until
@@ -27,8 +28,6 @@ from waiting import wait_until as _until
 from mqtui import saves
 from mqtui.engine.actions import to_text
 from mqtui.engine.game import Engine
-from mqtui.engine.state import HIDDEN
-from mqtui.engine.view import view_for
 from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import ForkServer
@@ -99,41 +98,6 @@ async def server(
         await srv.authority.close()
 
 
-def _public_names(a: Authority, seat: int) -> set[str]:
-    """Names of every card this seat can see now (own hand, anything on the table, its log)."""
-    v = view_for(a.state, seat)
-    names = a.engine.cards.names
-    uids: list[int] = []
-    for h in v.heroes:
-        uids += h.hand + h.equipped + h.belt + h.backpack + h.races + h.classes
-        uids += [h.half_breed, h.super_munchkin]
-    for room in v.rooms:
-        for pile in room.piles:
-            uids += pile
-    uids += v.dxm_discard + v.treasure_discard + v.monster_discard + [m.card for m in v.monsters]
-    for f in v.frames:
-        uids += f.options
-    if v.combat is not None:
-        uids += [v.combat.boss_card]
-    seen = {names[u] for u in uids if u != HIDDEN and 0 <= u < len(names)}
-    log = "\n".join(line for e in a.log if (line := e.for_seat(seat)))
-    return seen | {name for name in names if name in log}
-
-
-def _secrets(a: Authority, seat: int, public: set[str]) -> set[str]:
-    """Names and ids of cards in the other hands that ``seat`` has had no way to see."""
-    t = a.engine.cards
-    out: set[str] = set()
-    for h in a.state.heroes:
-        if h.seat == seat:
-            continue
-        for u in h.hand:
-            name = t.names[u]
-            if name not in public and not any(name in p for p in public):
-                out |= {name, t.card_id(u)}
-    return out
-
-
 async def test_two_players_play_over_ssh_and_see_only_their_own_hands(server: Server) -> None:
     a = server.authority
     ann = server.ssh("ann", key=server.key0)
@@ -144,12 +108,12 @@ async def test_two_players_play_over_ssh_and_see_only_their_own_hands(server: Se
     public: list[set[str]] = [set(), set()]
     start_active, turns_seen, checked = a.state.active, set(), 0
 
-    def check_secrets() -> int:
+    def checksecret_names() -> int:
         """Nothing another seat holds, and this seat never saw, is in its terminal's bytes so far."""
         found = 0
         for seat, term in enumerate(terms):
-            public[seat] |= _public_names(a, seat)
-            secrets = _secrets(a, seat, public[seat])
+            public[seat] |= public_names(a, seat)
+            secrets = secret_names(a, seat, public[seat])
             text, raw = term.text(), bytes(term.raw).decode("utf-8", "replace")
             leaked = {s for s in secrets if s in text or s in raw}
             assert not leaked, f"seat {seat}'s terminal showed another player's cards: {leaked}"
@@ -165,7 +129,7 @@ async def test_two_players_play_over_ssh_and_see_only_their_own_hands(server: Se
         turns_seen.add(a.state.active)
         for term in terms:  # the change reaches both terminals
             await term.expect(rf"state {a.state.n} ")
-        checked += check_secrets()
+        checked += checksecret_names()
     assert len(turns_seen | {start_active}) == 2, "both players had a turn"
     assert checked > 20, "there were hidden cards to look for"
     for seat, term in enumerate(terms):
@@ -278,8 +242,8 @@ async def test_the_full_app_runs_over_ssh_with_only_the_players_hand(server: Ser
     # so by the time it is in, every byte that screen drew is in too
     ann.type("?")
     await ann.expect(r"Esc close", 30)
-    public = _public_names(a, 0)
-    secrets = _secrets(a, 0, public)
+    public = public_names(a, 0)
+    secrets = secret_names(a, 0, public)
     assert secrets
     leaked = {x for x in secrets if x in ann.text()}
     assert not leaked, leaked

@@ -171,6 +171,7 @@ def test_the_wheel_and_sdist_carry_content_themes_and_docs(installed: dict[str, 
         "mqtui/_data/themes/mq-light.toml",
         "mqtui/_data/docs/rules.md",
         "mqtui/ui/app.tcss",
+        "mqtui/net/webpage.html",  # the browsers' page (mqtui serve --web)
     ):
         assert needed in names
     with tarfile.open(str(installed["sdist"])) as tar:

@@ -23,7 +23,8 @@ computer (random, easy, normal or hard) or open for a person to take; a SPECTATO
 
 a public server:   mqtui serve --host 0.0.0.0 --name "Ann's dungeon"   (visitors: ssh -p 2222 HOST)
 one game:          mqtui serve --host 0.0.0.0 --new "Ann,Bob,hard"     (players: ssh -p 2222 code-XXXXXX@HOST)
-more in docs/ssh.md.
+browsers too:      mqtui serve --host 0.0.0.0 --web 0.0.0.0:8080        (visitors: http://HOST:8080/)
+more in docs/ssh.md and docs/web.md.
 """
 
 
@@ -63,6 +64,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("--max-rate", "messages a second one client may send (default %(default)g)"),
     )
     add_limit_arguments(parser)
+    parser.add_argument(
+        "--web",
+        metavar="[ADDR:]PORT",
+        default="",
+        help="browsers too, at this port (ADDR default 127.0.0.1): the same lobby and tables (docs/web.md)",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        default="",
+        help="the address browsers use, e.g. https://games.example.org behind a TLS reverse proxy",
+    )
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
     parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
     parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")

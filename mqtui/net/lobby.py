@@ -21,7 +21,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,7 +44,7 @@ from mqtui.net.tables import Tables, visitor_identity
 from mqtui.seat_kinds import HUMAN
 
 if TYPE_CHECKING:
-    from mqtui.net.options import ServeOptions
+    from mqtui.net.options import FrontDoor, OpensDoor, ServeOptions
 
 log = logging.getLogger("mqtui.net")
 
@@ -178,20 +178,22 @@ class LobbyHost(SSHHost):
             return code
         finally:
             visit.release()
-            # the app has ended, so its socket has too: the service (or the game it became) ends on its own
-            if not service.done():
-                await asyncio.wait({service}, timeout=3.0)
-            if not service.done():
-                service.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await service
+            await settle(service)
             visit.release()
 
     # -- the lobby service of one session ---------------------------------------------------------------
 
     async def lobby_service(
-        self, sock: socket.socket, claim: Claim, again: str, addr: str = "", visit: Visit | None = None
+        self,
+        sock: socket.socket,
+        claim: Claim,
+        again: str,
+        addr: str = "",
+        visit: Visit | None = None,
+        keep: Callable[[tuple[Authority, Claim]], None] | None = None,
     ) -> None:
+        """Answer one lobby app; once seated, the game on the same connection, or with ``keep`` (a
+        browser's session, whose seat has a program of its own) the table and the seat's claim to it."""
         reader, writer = await asyncio.open_connection(sock=sock)
         try:
             while True:
@@ -224,6 +226,9 @@ class LobbyHost(SSHHost):
                     reply.again = again.format(code=reply.code)
                 writer.write(encode(reply))
                 await writer.drain()
+                if keep is not None:
+                    keep((a, bound))
+                    return
                 await a.serve_connection(reader, writer, bound)  # the game, on the same connection
                 return
         except (ProtocolError, TimeoutError, ConnectionError, OSError) as exc:
@@ -330,6 +335,17 @@ class LobbyHost(SSHHost):
         visit.ticket = ticket if isinstance(ticket, Ticket) else None
 
 
+async def settle(service: asyncio.Future[Any]) -> None:
+    """The lobby app has ended, so its socket has too: its service (or the game it became) ends on its
+    own; given 3 s, then cancelled."""
+    if not service.done():
+        await asyncio.wait({service}, timeout=3.0)
+    if not service.done():
+        service.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await service
+
+
 def levels() -> tuple[str, ...]:
     from mqtui.bots import BOT_KINDS
 
@@ -389,8 +405,11 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str], codes_file: Pa
     return "\n".join(lines)
 
 
-async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = None) -> int:
-    """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors."""
+async def serve_lobby(
+    opts: ServeOptions, ready: asyncio.Future[Any] | None = None, door: OpensDoor | None = None
+) -> int:
+    """``mqtui serve`` without ``--new``/``--load``: many tables, a lobby for visitors (``door``: the
+    browsers' front door beside SSH, ``--web``)."""
     from mqtui.net.options import ServeError, host_log, show_codes, stop_on_signals, write_codes
     from mqtui.paths import data_dir
 
@@ -417,6 +436,7 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
     prepare_host(host, opts)
     stop = stop_on_signals()
     admin = None
+    web: FrontDoor | None = None
     try:
         problems = await tables.load_all()
         await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
@@ -424,17 +444,23 @@ async def serve_lobby(opts: ServeOptions, ready: asyncio.Future[Any] | None = No
         await tables.start()
         if opts.fork:
             await host.start_forks()
+        if door is not None:
+            web = await door(host, opts)
         full = lobby_banner(host, opts.host, problems)
         codes_file = folder / "join-codes.txt"
         write_codes(codes_file, full)  # for the host's user only
         shown = full if show_codes(opts, sys.stdout) else lobby_banner(host, opts.host, problems, codes_file)
         print(shown, flush=True)
+        if web is not None:
+            print(web.banner(opts.web), flush=True)
         if ready is not None and not ready.done():
             ready.set_result(host)
         await stop.wait()
         print("mqtui serve: stopping; saving every table...", flush=True)
     finally:
         host.closing = True
+        if web is not None:
+            await web.close()
         if admin is not None:
             await admin.close()
         await tables.close()

@@ -7,10 +7,10 @@ needs nothing of ``serve`` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from mqtui.net.contain import Containment
 from mqtui.net.limits import Limits
@@ -22,6 +22,18 @@ if TYPE_CHECKING:
 
 # asyncio and logging are imported where they are used: every ``mqtui`` command builds ``serve``'s
 # options from ServeOptions' defaults, and needs neither (asyncio alone is ~35 ms of each start)
+
+
+class FrontDoor(Protocol):
+    """Another way in beside SSH, started with the host (the browsers': ``mqtui.net.web.WebHost``)."""
+
+    def banner(self, addr: str) -> str: ...
+
+    async def close(self) -> None: ...
+
+
+OpensDoor = Callable[[Any, "ServeOptions"], Awaitable[FrontDoor | None]]
+"""What starts a front door for a host (an SSH host) and the options (None: not asked for)."""
 
 
 class ServeError(Exception):
@@ -61,6 +73,8 @@ class ServeOptions:
     log_file: str | None = None  # the host's log goes to this file, rotated (None: standard output)
     log_max_bytes: int = 10 * 1024 * 1024  # rotated at this size...
     log_backups: int = 5  # ...keeping this many old files
+    web: str = ""  # browsers too, at [ADDR:]PORT (net.web); "" : SSH only
+    public_url: str = ""  # the address browsers use, behind a reverse proxy (net.web)
 
     def table_config(self) -> TableConfig:
         """The settings every table of this host plays by (timeouts, pacing, the action rate)."""

@@ -82,6 +82,9 @@ class RemoteApp(ActionGate):
 
     PLAYER: ClassVar[Allowed] = Allowed()
     SPECTATOR: ClassVar[Allowed] = Allowed()
+    DRIVER: ClassVar[type[Driver] | None] = None
+    """The driver of every served app of this process (None: :class:`SessionDriver`); a browser's
+    session process sets its own (:mod:`mqtui.net.webclient`)."""
 
     def remote_seat(self) -> int:
         """The seat this session plays (below 0: it watches)."""
@@ -103,7 +106,7 @@ class RemoteApp(ActionGate):
         return [cmd for cmd in super().get_system_commands(screen) if cmd.title in system]
 
     def get_driver_class(self) -> type[Driver]:
-        return session_driver() or super().get_driver_class()
+        return self.DRIVER or session_driver() or super().get_driver_class()
 
     def pop_screen(self) -> AwaitComplete:
         """Enter pressed twice at once in the command palette dismisses it twice, and Textual ends the

@@ -17,15 +17,24 @@ from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.client import AppFactory
 from mqtui.net.identity import ANY, WATCH, Claim, KeyTable
+from mqtui.net.options import FrontDoor, OpensDoor, host_log, show_codes, stop_on_signals, write_codes
 from mqtui.net.options import ServeError as ServeError  # (re-exported: callers import them from here)
 from mqtui.net.options import ServeOptions as ServeOptions
-from mqtui.net.options import host_log, show_codes, stop_on_signals, write_codes
 from mqtui.net.table import parse_new_spec
 from mqtui.packs import PackError
 from mqtui.paths import data_dir
 
 if TYPE_CHECKING:
     from mqtui.net.sshserver import SSHHost
+
+
+def web_door(opts: ServeOptions) -> OpensDoor | None:
+    """What starts the browsers' front door (``--web``; aiohttp and textual-serve are imported only then)."""
+    if not opts.web:
+        return None
+    from mqtui.net.web import start_browsers
+
+    return start_browsers
 
 
 def build_authority(opts: ServeOptions) -> tuple[Authority, Path]:
@@ -120,12 +129,14 @@ async def serve(
     if opts.new is None and opts.load is None:
         from mqtui.net.lobby import serve_lobby
 
-        return await serve_lobby(opts, ready)  # many tables and a lobby
+        return await serve_lobby(opts, ready, web_door(opts))  # many tables and a lobby
     authority, save_path = build_authority(opts)
     if opts.local_seat is not None and not (
         0 <= opts.local_seat < len(authority.slots) and authority.slots[opts.local_seat].human
     ):
         raise ServeError(f"--local-seat {opts.local_seat}: not a human seat of this game")
+    if opts.web and not opts.ssh:
+        raise ServeError("--web needs the SSH host (it shares its limits and its list): drop --no-ssh")
     if not opts.ssh and not opts.socket and opts.local_seat is None:
         raise ServeError("with --no-ssh, give --socket or --local-seat")
     log_file: TextIO | None = None
@@ -149,6 +160,7 @@ async def serve(
     port = 0
     started = False
     admin = None
+    web: FrontDoor | None = None
     try:
         if host is not None:
             await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
@@ -156,6 +168,9 @@ async def serve(
             admin = await start_admin(host, opts.admin_socket, opts.metrics)
             if opts.fork:
                 await host.start_forks()
+            door = web_door(opts)
+            if door is not None:
+                web = await door(host, opts)
         if opts.socket:
             with contextlib.suppress(FileNotFoundError):
                 Path(opts.socket).unlink()
@@ -174,6 +189,8 @@ async def serve(
         write_codes(codes_file, full)  # the join codes, for the host's user only
         shown = full if show_codes(opts, sys.stdout) else banner(authority, save_path, *where, codes_file)
         print(shown, flush=True)
+        if web is not None:
+            print(web.banner(opts.web), file=out, flush=True)
         if log_file is not None:
             print(
                 shown if opts.print_codes else banner(authority, save_path, *where, codes_file),
@@ -194,6 +211,8 @@ async def serve(
             await authority.close()  # goodbyes first: each player's app shows why it ends; then the save
         else:
             authority.discard()  # it never ran: leave no save behind
+        if web is not None:
+            await web.close()
         if admin is not None:
             await admin.close()
         if host is not None:
