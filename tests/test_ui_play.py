@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from screen_text import notes
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher, OptionList
@@ -18,7 +19,6 @@ from ui_helpers import (
     hero,
     local_app,
     make_app,
-    notes,
     press,
     running,
     settle,
@@ -220,7 +220,7 @@ async def test_charity_in_one_dialog() -> None:
     give(store, 0, ["pocket-sand", "cheese-grenade"])
     hero(store, 0).level = 2  # Bob is the lowest: he gets the extra cards
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         screen = app.screen
         await act(pilot, app, "space")  # end the action phase with 7 cards
@@ -398,21 +398,21 @@ async def test_a_key_that_cannot_be_used_says_why() -> None:
     hero(store, 0).moves = 0
     hero(store, 0).moved = True  # (with a Move unspent, the spend-all rule would let her go)
     app = make_app(store)
-    async with running(app) as pilot:
+    async with running(app, notifications=True) as pilot:
         await press(pilot, "s", lambda: notes(app))  # nothing to search in the Entrance
         assert any("search" in n for n in notes(app))
         await press(pilot, "shift+up", lambda: len(notes(app)) == 2)
-        assert notes(app)[-1].split(": ", 1)[1].startswith("Cannot go north: ")
+        assert notes(app)[-1].split("\n", 1)[1].startswith("Cannot go north: ")
 
 
 async def test_undo_with_nothing_to_undo_says_why() -> None:
     store = store_for()
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         await act(pilot, app, "shift+right")  # an explore reveals a room: it cannot be taken back
         await press(pilot, "ctrl+z", lambda: notes(app))
-        assert any(n.startswith("Nothing to undo: ") for n in notes(app))
+        assert any(n.startswith("Nothing to undo\n") for n in notes(app))
         assert len(store.state.rooms) == 2
 
 

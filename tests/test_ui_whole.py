@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from endgame_helpers import game_until
+from screen_text import notes
 from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -27,7 +28,6 @@ from ui_helpers import (
     give,
     local_app,
     make_app,
-    notes,
     settle,
     store_for,
     until,
