@@ -273,7 +273,7 @@ async def test_a_dialog_closed_before_it_has_opened_leaves_the_game_running(dial
             "room": lambda: RoomScreen("A room"),
         }[dialog]()
         app.push_screen(opened)
-        screen._close_dialogs()  # in the same tick: the dialog has not mounted yet
+        screen.close_dialogs()  # in the same tick: the dialog has not mounted yet
         await settle(pilot, app)
         assert app.screen is screen and app.is_running
         hand = screen.query_one("#hand")
@@ -444,6 +444,14 @@ async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, ke
     from mqtui.ui.widgets.status import StatusBar
 
     monkeypatch.setattr(PassCountdown, "TICK", 3600.0)  # the test moves the clock itself
+    clocks: list[PassCountdown] = []  # each clock started
+    start = PassCountdown.start
+
+    def started(clock: PassCountdown, seconds: int, n: int) -> None:
+        clocks.append(clock)
+        start(clock, seconds, n)
+
+    monkeypatch.setattr(PassCountdown, "start", started)
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     give(store, 1, ["flask-of-bravado"])
     store.state.forced = [6, 1]
@@ -463,10 +471,11 @@ async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, ke
             assert "Passing" not in str(status.render())
             assert store.state.frames[-1].seat == 1  # still Bob's to decide
             return
-        await screen._clock._tick()
+        clock = clocks[-1]
+        await clock.tick()
         assert "Passing in 2" in str(status.render())
-        await screen._clock._tick()
-        await screen._clock._tick()  # time is up: Bob passes, the dice are rolled
+        await clock.tick()
+        await clock.tick()  # time is up: Bob passes, the dice are rolled
         await settle(pilot, app)
         assert store.state.combat is not None and store.state.combat.hero_die == 6
         assert store.state.frames[-1].seat == 0
