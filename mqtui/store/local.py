@@ -205,6 +205,14 @@ class LocalStore(Hosted):
         """The computer players are playing now (their task has not ended)."""
         return self._task is not None and not self._task.done()
 
+    async def bots_stopped(self) -> None:
+        """Until the computer players have stopped (a human must decide, or the game is over); raises
+        what stopped them if that was an error (a bot that played an illegal action, say)."""
+        while (task := self._task) is not None and not task.done():  # (a run may start the next one)
+            await asyncio.shield(task)
+        if task is not None:
+            task.result()
+
     def _kick_bots(self) -> None:
         if self.bot_to_move() < 0 or (self._task is not None and not self._task.done()):
             return
