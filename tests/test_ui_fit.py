@@ -55,7 +55,7 @@ async def combat_lines(
 
         def fitted() -> bool:  # shown, laid out, and its text fitted to its size
             now = (pane.content_size.width, pane.content_size.height)
-            return pane.display and now[1] > 0 and pane._fitted == now
+            return pane.display and now[1] > 0 and pane.fitted_to == now
 
         if show:
             await until(pilot, fitted, "the pane fitted")
