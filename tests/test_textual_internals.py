@@ -3,6 +3,9 @@ changes an internal that mqtui relies on (read that entry's note, then fix or dr
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from rich.segment import Segment
 from textual import events
 from textual.app import App, ComposeResult
@@ -90,3 +93,14 @@ async def test_entry_4_a_scrolling_widgets_bars_follow_its_virtual_size() -> Non
         await pilot.pause()
         update_scrollbars(box, Size(30, 80))
         assert box.vertical_scrollbar.window_virtual_size == 80, "entry 4 (Widget._scroll_update)"
+
+
+def test_entry_5_exit_at_once_ends_the_process_with_its_code_and_waits_for_no_thread() -> None:
+    program = (
+        "import threading, time\n"
+        "from mqtui.ui.textual_internals import exit_at_once\n"
+        "threading.Thread(target=time.sleep, args=(600,)).start()\n"  # (sys.exit would wait for it)
+        "exit_at_once(3)\n"
+    )
+    ended = subprocess.run([sys.executable, "-c", program], timeout=60, check=False)
+    assert ended.returncode == 3, "entry 5 (os._exit)"

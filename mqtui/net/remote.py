@@ -39,7 +39,10 @@ def run_program(main: Callable[[], int | None]) -> NoReturn:
         with contextlib.suppress(Exception):
             sys.stdout.flush()
             sys.stderr.flush()
-        os._exit(code)
+        # (imported here, once the app has run: this module imports no Textual, and by now it is loaded)
+        from mqtui.ui.textual_internals import exit_at_once
+
+        exit_at_once(code)
 
 
 def quiet_terminal(fd: int = 0) -> None:

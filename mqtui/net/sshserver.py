@@ -339,7 +339,7 @@ class SSHHost:
             authority.attach(ours, bound)
             dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
             argv = client_argv(theirs.fileno(), dirs, self.app, self.app_options())
-            return await self.run_child(process, argv, theirs, seat, self._heard(ours, lambda: authority))
+            return await self.run_child(process, argv, theirs, seat, self.last_heard(ours, lambda: authority))
         finally:
             ticket.release()
 
@@ -371,7 +371,7 @@ class SSHHost:
         heard: Callable[[], float | None] | None = None,
     ) -> int:
         """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``
-        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`)."""
+        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`last_heard`)."""
         try:
             width, height, pw, ph = process.get_terminal_size()
             if clamp_size(self.limits, width, height) != (width, height):
@@ -399,7 +399,7 @@ class SSHHost:
             self.children.pop(child.pid, None)
 
     @staticmethod
-    def _heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
+    def last_heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
         """When the game last heard from the app at the other end of ``sock``, at the table ``table()``
         (None while the session has none: a lobby visitor): None until the app's first heartbeat (a busy
         host may take a while to start an app). Once the game has dropped the connection (the app
