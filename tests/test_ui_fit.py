@@ -35,7 +35,7 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def shown(pane: CombatPane) -> list[str]:
     """The pane's text as it is laid out in the pane's own width."""
     out = io.StringIO()
-    Console(width=pane.content_size.width, file=out, no_color=True).print(pane._shown)
+    Console(width=pane.content_size.width, file=out, no_color=True).print(pane.render())
     return out.getvalue().rstrip("\n").splitlines()
 
 
