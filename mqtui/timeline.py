@@ -137,6 +137,10 @@ class Timeline:
         """The action that led to position ``i`` (None at the start)."""
         return self.actions[i - 1] if i > 0 else None
 
+    def events(self, i: int) -> list[Event]:
+        """The events that led to position ``i`` (all of them, private ones too: not a seat's view)."""
+        return self._events[i]
+
     def state(self, i: int) -> State:
         """The whole state at position ``i`` (shared with the timeline's cache: do not change it)."""
         if not 0 <= i < len(self):

@@ -8,12 +8,13 @@ which imports only what saving needs, a child costs little more than the saving 
 Run as ``python crash_helpers.py writer PATH VERSION_FILE...`` (the child writes those saves to PATH,
 one after the other, for ever) or ``python crash_helpers.py game PATH`` (the child plays computer
 games autosaving to PATH, for ever). On its stdin, ``fork`` starts a child and answers its pid;
-``kill PID`` kills the child with SIGKILL, reaps it and answers its wait status. When its stdin
+``kill PID`` kills the child with SIGKILL, reaps it and answers its exit code (``-SIGKILL``: killed). When its stdin
 closes it kills any child still running and ends. :class:`Savers` drives it from a test.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -59,32 +60,26 @@ def _game(path: Path) -> Callable[[], None]:
 def main(argv: list[str]) -> int:
     mode, path = argv[1], Path(argv[2])
     child = _writer(path, [Path(f).read_bytes() for f in argv[3:]]) if mode == "writer" else _game(path)
-    live: set[int] = set()
+    forks = multiprocessing.get_context("fork")  # (a child is this process forked: nothing imported again)
+    live: dict[int, multiprocessing.process.BaseProcess] = {}
     try:
         for line in sys.stdin:
             word, *rest = line.split()
-            if word == "fork":
-                pid = os.fork()
-                if pid == 0:  # the child: saves until it is killed
-                    code = 1
-                    try:
-                        child()
-                    except BaseException:
-                        code = 2
-                    finally:
-                        os._exit(code)
-                live.add(pid)
-                print(pid, flush=True)
+            if word == "fork":  # a child that saves until it is killed
+                process = forks.Process(target=child, daemon=True)
+                process.start()
+                assert process.pid is not None
+                live[process.pid] = process
+                print(process.pid, flush=True)
             else:  # kill PID
-                pid = int(rest[0])
-                os.kill(pid, signal.SIGKILL)
-                _, status = os.waitpid(pid, 0)
-                live.discard(pid)
-                print(status, flush=True)
+                process = live.pop(int(rest[0]))
+                process.kill()
+                process.join()
+                print(process.exitcode, flush=True)
     finally:
-        for pid in live:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        for process in live.values():
+            process.kill()
+            process.join()
     return 0
 
 
@@ -113,8 +108,7 @@ class Savers:
 
     def kill(self, pid: int) -> None:
         """SIGKILL the child now; it must die of that signal, not have ended on its own."""
-        status = self._ask(f"kill {pid}")
-        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, "the child died on its own"
+        assert self._ask(f"kill {pid}") == -signal.SIGKILL, "the child died on its own"
 
     def close(self) -> None:
         assert self.proc.stdin is not None and self.proc.stdout is not None

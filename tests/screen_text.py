@@ -10,7 +10,6 @@ from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import OptionList, RichLog, Static
-from textual.widgets._toast import Toast
 
 from mqtui.engine.state import HIDDEN, REWARD
 from mqtui.engine.view import view_for
@@ -30,15 +29,12 @@ def _plain(renderable: object, width: int) -> str:
 
 def widget_text(widget: Widget) -> str:
     """Everything a widget holds as text: all the log's lines (not only the visible ones), every option
-    of a list, a toast's title and message, a static's content, and the border titles."""
+    of a list, a static's content, and the border titles (a toast's text: :func:`notes`)."""
     parts = [str(widget.border_title or ""), str(widget.border_subtitle or "")]
     if isinstance(widget, RichLog):
         parts += [strip.text for strip in widget.lines]
     elif isinstance(widget, OptionList):
         parts += [_plain(widget.get_option_at_index(i).prompt, 80) for i in range(widget.option_count)]
-    elif isinstance(widget, Toast):
-        note = widget._notification
-        parts += [note.title or "", note.message]
     elif isinstance(widget, Static) and isinstance(widget.content, Parts) and widget.content_size.width:
         parts.append(_parts_text(widget, widget.content))
     elif isinstance(widget, Static):
@@ -50,15 +46,21 @@ def _parts_text(widget: Static, content: Parts) -> str:
     """The lines of a pane shown in parts (the combat pane), as the pane draws them at its width: the
     lines it keeps of each part (printing them again to a console took a fifth of the hot-seat test's
     checks)."""
-    strips = PartsVisual(content)._strips(widget.content_size.width, widget.visual_style, None)
+    strips = PartsVisual(content).lines(widget.content_size.width, widget.visual_style)
     return "\n".join(strip.text for strip in strips)
 
 
+def notes(app: App[object]) -> list[str]:
+    """The notifications on show, oldest first, each as its toast shows it: the title (if any), a line
+    break, the message. Textual shows none in a test unless it runs with ``run_test(notifications=True)``.
+    (A toast is found by its CSS type, ``Toast``, documented for styling; the class is not exported.)"""
+    return [_plain(toast.render(), 80) for toast in app.screen.query("Toast")]
+
+
 def screen_text(app: App[object]) -> str:
-    """The text of every widget on the screen on top (and the live notifications)."""
+    """The text of every widget on the screen on top, the notifications' toasts with them."""
     parts = [widget_text(w) for w in app.screen.query("*")]
-    parts += [f"{n.title}\n{n.message}" for n in app._notifications]
-    return "\n".join(parts)
+    return "\n".join([*parts, *notes(app)])
 
 
 def visible_names(store: LocalStore, seat: int) -> set[str]:

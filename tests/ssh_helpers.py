@@ -239,9 +239,7 @@ class SharedForks(ForkServer):
     def __init__(self, proc: subprocess.Popen[bytes], ctrl: socket.socket) -> None:
         super().__init__()
         self.proc = proc  # type: ignore[assignment]  # (a Popen: its pid and returncode are what is used)
-        self.ctrl = ctrl
-        self._ready.set()
-        asyncio.get_running_loop().add_reader(ctrl.fileno(), self._read)
+        self.attach(ctrl)
 
     @property
     def alive(self) -> bool:

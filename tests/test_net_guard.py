@@ -574,7 +574,7 @@ async def test_an_app_heard_once_before_the_first_look_is_still_ended_when_it_fa
     a = Authority.new(engine, parse_new_spec("2"), 5, tmp_path / "t.mqsave", TableConfig(bot_delay=0.0))
     await a.start()
     ours, theirs = socket.socketpair()
-    early, late = SSHHost._heard(ours, lambda: a), SSHHost._heard(ours, lambda: a)  # two watchdogs
+    early, late = SSHHost.last_heard(ours, lambda: a), SSHHost.last_heard(ours, lambda: a)  # two watchdogs
     a.attach(ours, Claim(0, "test", "test"))
     store = await NetStore.open_socket(engine, theirs, name="t")
     try:

@@ -301,7 +301,7 @@ async def test_an_away_player_is_not_waited_for_forever(engine: Engine, tmp_path
     t = await _open(engine, tmp_path, timeout=0.05)
     # nobody at the table: no automatic decision is even scheduled (not a late one: none), so nothing
     # moves however long the table stays empty
-    assert t.a._next_auto() is None
+    assert t.a.next_auto() is None
     assert t.a.state.n == 0
     s0 = await t.join(engine, "0")
     await s0.send(Action(0, "done"))  # seat 1 never came: its setup is done for it

@@ -8,9 +8,10 @@ import asyncio
 from typing import Any
 
 import pytest
+from secrets_helpers import public_names, secret_names
 from ssh_helpers import Term, needs_ssh
 from ssh_helpers import fork_server as fork_server  # the fixture, for this module
-from test_net_ssh import Server, _public_names, _secrets
+from test_net_ssh import Server
 from test_net_ssh import server as server  # the fixture, for this module
 from waiting import wait_until as _until
 
@@ -63,8 +64,8 @@ async def test_watchers_of_one_size_share_one_app_a_late_one_gets_the_whole_scre
     await late.expect(r"Bob")  # (the seats' list, drawn before it came)
     assert len(server.host.children) == 2
     # no card of any hand ever reached a watcher's bytes (the view is seat -1's: public only)
-    public = _public_names(a, -1)
-    secrets = _secrets(a, -1, public)
+    public = public_names(a, -1)
+    secrets = secret_names(a, -1, public)
     assert secrets, "there are hidden cards to look for"
     for t in (w1, w2, late):
         raw = bytes(t.raw).decode("utf-8", "replace")

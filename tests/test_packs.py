@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from screen_text import notes
 from textual.widgets import OptionList
 from ui_helpers import make_app, press, running, settle, until
 
@@ -197,11 +198,11 @@ async def test_new_game_screen_lists_the_packs_and_the_game_uses_the_ticked_one(
 async def test_title_card_browser_shows_pack_cards_and_leaves_a_broken_pack_out(data: Path) -> None:
     add_broken_pack(data)
     app = make_app()
-    async with running(app) as pilot:
+    async with running(app, notifications=True) as pilot:
 
         def browsing() -> bool:  # the browser filled, and the word about the broken pack out
             screen = app.screen
-            return isinstance(screen, CardBrowserScreen) and bool(screen.all) and bool(app._notifications)
+            return isinstance(screen, CardBrowserScreen) and bool(screen.all) and bool(notes(app))
 
         await press(pilot, "k", browsing, "the card browser")
         assert isinstance(app.screen, CardBrowserScreen)
@@ -209,7 +210,7 @@ async def test_title_card_browser_shows_pack_cards_and_leaves_a_broken_pack_out(
         assert {e.pack for e in from_pack} == {"Standing Room Only"}
         assert any(e.name == "Queue-Jumping Goblin" for e in from_pack)
         assert not any(e.name == "Sock Mimic" for e in app.screen.all)
-        assert any("broken" in n.message for n in app._notifications)
+        assert any("broken" in note for note in notes(app))
 
 
 async def test_a_theme_in_the_data_folder_is_offered(data: Path) -> None:

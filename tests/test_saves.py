@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import functools
 import io
-import os
 import random
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -432,13 +433,11 @@ def test_a_damaged_slot_falls_back_to_its_backup(tmp_path: Path) -> None:
         saves.read_with_backups(path)
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_stale_temporary_files_of_dead_writers_are_cleaned(tmp_path: Path) -> None:
     path = tmp_path / "slot.mqsave"
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)  # a pid that no longer runs
+    ended = subprocess.Popen([sys.executable, "-S", "-c", ""])
+    ended.wait()
+    pid = ended.pid  # a pid that no longer runs
     stale = tmp_path / f".slot.mqsave.{pid}.1.0.tmp"
     stale.write_bytes(b"half a save")
     mine = tmp_path / f".other.mqsave.{pid}.1.0.tmp"

@@ -492,11 +492,11 @@ def test_bots_pause_less_for_routine_steps_than_for_play() -> None:
         if who < 0:
             human_turn(store, pick)
             continue
-        choice = store._decide(who)
+        choice = store.decide(who)
         kind = "setup" if store.state.frames[-1].kind == "setup" else choice.action.kind
         if kind in ("setup", "pass", "move"):
-            pauses.setdefault(kind, store._pause_before(choice))
-        store._play_bot(who, choice)
+            pauses.setdefault(kind, store.pause_before(choice))
+        store.apply(choice.action)
     assert pauses == {"setup": 0.25, "pass": 0.25, "move": 1.0}
 
 
@@ -505,13 +505,13 @@ async def test_a_bot_decides_again_when_the_game_moves_on_while_it_waits(
 ) -> None:
     store = LocalStore.new(engine(), SOLO, 9, bot_delay=0.2)
     decided: list[int] = []
-    real_decide = store._decide
+    real_decide = store.decide
 
     def decide(who: int):  # type: ignore[no-untyped-def]
         decided.append(who)
         return real_decide(who)
 
-    monkeypatch.setattr(store, "_decide", decide)
+    monkeypatch.setattr(store, "decide", decide)
     await store.send(Action(0, "done"))
     await wait_until(lambda: decided == [1], what="Bob has decided and waits")
     await store.undo()  # ... but Ann takes her action back

@@ -3,6 +3,9 @@ changes an internal that mqtui relies on (read that entry's note, then fix or dr
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from rich.segment import Segment
 from textual import events
 from textual.app import App, ComposeResult
@@ -97,6 +100,15 @@ async def test_entry_5_the_whole_screen_is_drawn_again_on_request() -> None:
     async with app.run_test(size=(40, 10)) as pilot:
         await pilot.pause()
         assert ti.pending_drawn(app), "entry 5 (App._batch_count, Screen._compositor_refresh)"
-        ti.draw_whole_screen(app)  # (headless, it is drawn nowhere: what it calls must be there)
-        update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-        assert type(update).__name__ == "LayoutUpdate", "entry 5 (Compositor.render_update(full=True))"
+        ti.draw_whole_screen(app)  # (headless, drawn nowhere: what it calls must be there, or it raises)
+
+
+def test_entry_6_exit_at_once_ends_the_process_with_its_code_and_waits_for_no_thread() -> None:
+    program = (
+        "import threading, time\n"
+        "from mqtui.ui.textual_internals import exit_at_once\n"
+        "threading.Thread(target=time.sleep, args=(600,)).start()\n"  # (sys.exit would wait for it)
+        "exit_at_once(3)\n"
+    )
+    ended = subprocess.run([sys.executable, "-c", program], timeout=60, check=False)
+    assert ended.returncode == 3, "entry 6 (os._exit)"

@@ -51,7 +51,7 @@ def test_a_seat_sees_no_other_hand_and_no_other_seat_s_private_lines(timeline: T
                 assert set(hero.hand) <= {HIDDEN} and len(hero.hand) == len(real.hand)
         assert all(u == HIDDEN for u in snap.view.dxm + snap.view.treasure)
         # the private lines in the log are this seat's own, one for each of its private events
-        events = [e for es in timeline._events[:201] for e in es if e.private]
+        events = [e for i in range(201) for e in timeline.events(i) if e.private]
         mine = [e.private for e in events if e.seat == seat]
         assert len(events) > len(mine) > 0
         assert [line.text for line in snap.log if line.text.startswith("You ")] == [

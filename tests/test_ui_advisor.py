@@ -4,7 +4,7 @@ screen) and the first game on easy (the title screen says so; the New Game scree
 from __future__ import annotations
 
 import pytest
-from textual.notifications import Notification
+from screen_text import notes
 from textual.widgets import Select, Static
 from ui_helpers import (
     act,
@@ -14,6 +14,7 @@ from ui_helpers import (
     empty_hands,
     give,
     make_app,
+    notes_so_far,
     past_hand_off,
     press,
     running,
@@ -55,8 +56,9 @@ def fight_game() -> LocalStore:
     return store
 
 
-def advice_notes(app: MQApp) -> list[Notification]:
-    return [n for n in app._notifications if n.title.startswith("Advisor")]
+def advice_notes(app: MQApp) -> list[str]:
+    """The messages of the advisor's toasts on show."""
+    return [note.split("\n", 1)[1] for note in notes(app) if note.startswith("Advisor")]
 
 
 def advisor_line(app: MQApp) -> str:
@@ -68,7 +70,7 @@ async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_pla
     store = fight_game()
     app = make_app(store)
     app.game_store = store
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
         await act(pilot, app, "shift+up")  # into the fight
         assert isinstance(app.screen, GameScreen)
@@ -76,7 +78,7 @@ async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_pla
         assert "% to win now" in line and "escape on" in line
         assert "Advisor (w):" in app.screen.query_one("#combat-main", CombatPane).plain_text()
         await press(pilot, "w", lambda: advice_notes(app))
-        assert advice_notes(app)[-1].message == line
+        assert advice_notes(app)[-1] == line
         snap = app.screen.snapshot
         assert snap is not None
         await app.screen.perform(Action(0, "pass"))
@@ -90,14 +92,14 @@ async def test_the_advisor_can_be_turned_off() -> None:
     store = fight_game()
     app = make_app(store, advisor=False)
     app.game_store = store
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
         await act(pilot, app, "shift+up")
         assert advisor_line(app) == ""
         assert "Advisor" not in app.screen.query_one("#combat-main", CombatPane).plain_text()
         assert app.screen.check_action("advice", ()) is False
-        await pilot.press("w")  # (a key that does nothing: Pilot.press waits for the app to be idle)
-        assert not advice_notes(app)
+        await pilot.press("w")  # (a key that does nothing)
+        assert not [note for note in await notes_so_far(pilot, app) if note.startswith("Advisor")]
         await app.screen.perform(Action(0, "pass"))
         await settle(pilot, app)
         assert tally_for(store).offered == 0
@@ -106,10 +108,10 @@ async def test_the_advisor_can_be_turned_off() -> None:
 async def test_the_advisor_key_explains_the_action_phase() -> None:
     store = store_for((("Ann", "human"), ("Bob", "random")), seed=3)
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         await press(pilot, "w", lambda: advice_notes(app))
-        message = advice_notes(app)[-1].message
+        message = advice_notes(app)[-1]
         assert message and "\n" not in message
 
 

@@ -132,7 +132,7 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
         replay = await open_replay(pilot, app, "l", LoadDialog)
         assert replay.eyes == 0 and replay.at == 300
         for at in (300, 150, 20):
-            replay._go(at)
+            replay.action_jump(at)  # (the action of Home and End, to any step)
             await until(pilot, lambda: replay.snapshot.n == replay.timeline.state(at).n, "the step")  # noqa: B023
             view = replay.snapshot.view
             assert all(set(h.hand) <= {HIDDEN} for h in view.heroes[1:])
@@ -146,7 +146,7 @@ async def test_a_game_in_progress_replays_through_one_seat_s_eyes_from_the_load_
         ]
         assert theirs
         for i in theirs[:5]:
-            replay._go(i)
+            replay.action_jump(i)
             await until(pilot, lambda: replay.at == i, "the step")  # noqa: B023
             name = t.engine.cards.names[t.action(i).a]
             where = str(replay.query_one("#where").render())

@@ -35,7 +35,7 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def shown(pane: CombatPane) -> list[str]:
     """The pane's text as it is laid out in the pane's own width."""
     out = io.StringIO()
-    Console(width=pane.content_size.width, file=out, no_color=True).print(pane._shown)
+    Console(width=pane.content_size.width, file=out, no_color=True).print(pane.render())
     return out.getvalue().rstrip("\n").splitlines()
 
 
@@ -55,7 +55,7 @@ async def combat_lines(
 
         def fitted() -> bool:  # shown, laid out, and its text fitted to its size
             now = (pane.content_size.width, pane.content_size.height)
-            return pane.display and now[1] > 0 and pane._fitted == now
+            return pane.display and now[1] > 0 and pane.fitted_to == now
 
         if show:
             await until(pilot, fitted, "the pane fitted")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import random
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -77,9 +78,21 @@ def _one_cell_each(text: str) -> bool:
     return True
 
 
+# -- the one place these tests reach below Textual's public API (checked against Textual 8.2.8) -----------
+# They check what a real terminal would show after each frame the app sends, and a headless app sends
+# its frames nowhere: no public name gives them, nor the whole screen as Textual would draw it at once.
+# ``Screen._compositor`` (``render_update(screen_stack=...)``: the next frame, ``render_strips()``: the
+# whole screen), ``Screen._compositor_refresh`` (where Textual sends a frame: replaced here, as Textual's
+# own does it for the screen on top), ``App._background_screens``, ``Screen._dirty_widgets``.
+
+
+def compositor(screen: Screen[object]) -> Any:
+    return screen._compositor
+
+
 def drawn_whole(screen: Screen[object]) -> list[list[Cell]]:
     cells: list[list[Cell]] = [[(" ", None)] * W for _ in range(H)]
-    for y, strip in enumerate(screen._compositor.render_strips()):
+    for y, strip in enumerate(compositor(screen).render_strips()):
         x = 0
         for segment in strip:
             x = put(cells, x, y, segment.text, segment.style)
@@ -95,7 +108,7 @@ def to_terminal(monkeypatch: pytest.MonkeyPatch, terminal: Terminal) -> list[int
         if screen is not screen.app.screen:
             textual_refresh(screen)
             return
-        update = screen._compositor.render_update(screen_stack=screen.app._background_screens)
+        update = compositor(screen).render_update(screen_stack=screen.app._background_screens)
         if update is not None:
             terminal.apply(update)
             frames[0] += 1

@@ -61,7 +61,7 @@ async def play_hot_seat_game(seed: int) -> dict[tuple[int, int], Counter[str]]:
     app = local_app(store)
     seen: dict[tuple[int, int], Counter[str]] = {size: Counter() for size in SIZES}
     handoffs = steps = 0
-    async with app.run_test(size=SIZES[0]) as pilot:
+    async with app.run_test(size=SIZES[0], notifications=True) as pilot:
         await settle(pilot, app)
         # a new hot-seat game opens on the hand-off screen, never on the first player's hand
         assert isinstance(app.screen, HandoffScreen)
@@ -122,7 +122,7 @@ async def test_a_loaded_hot_seat_game_opens_on_the_hand_off(data) -> None:
     path = data / "hot.mqsave"
     store.save(path)
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         assert app.open_file(path)
         await settle(pilot, app)
@@ -146,7 +146,7 @@ async def test_undo_across_a_hand_off_hands_the_keyboard_back() -> None:
     add_monster(store, "skeleton-intern", 0, -1, "red")
     give(store, 1, ["flask-of-bravado", "hard-hat"])
     app = make_app(store)  # (pass countdown off: Bob is asked)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         screen = game_screen(app)
         # the first hand-off, to Ann
@@ -185,7 +185,7 @@ async def test_one_hand_off_per_change_of_player_and_it_shows_that_players_cards
     app = local_app(store)
     keys = random.Random(1)
     handed: list[str] = []
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         game = None
         for _ in range(300):  # the first 20 actions (the hand-offs to Bob for nothing came at 9 and 15)
             if store.state.n >= 20:

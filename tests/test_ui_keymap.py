@@ -7,7 +7,8 @@ import io
 
 import pytest
 from rich.console import Console
-from ui_helpers import make_app, store_for
+from screen_text import notes
+from ui_helpers import make_app, notes_so_far, store_for, until
 
 from mqtui.ui.keymap import check_keymap, key_label, known_bindings
 from mqtui.ui.screens.help import HelpScreen
@@ -90,9 +91,9 @@ async def test_a_bad_keymap_entry_is_said_not_a_crash() -> None:
     store = store_for((("Ann", "human"), ("Bob", "random")))
     app = make_app(store, keymap={"game.serch": "j", "game.heroes": "j"})
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.pause()
-        messages = [n.message for n in app._notifications]
-        assert any("'game.serch' is no key binding" in m for m in messages)
+        await until(
+            pilot, lambda: any("'game.serch' is no key binding" in note for note in notes(app)), "the note"
+        )
         await pilot.press("j")  # the good entry still applies
         await pilot.pause()
         assert app.screen.query_one(HeroSheet).shown == 1
@@ -118,7 +119,9 @@ async def test_remapping_one_use_of_space_keeps_space_for_the_others() -> None:
         await pilot.press("space")  # End phase, still on space
         await pilot.pause()
         assert not (store.state.frames and store.state.frames[-1].kind == "act" and store.state.active == 0)
-        assert not [n for n in app._notifications if n.title == "Keymap in settings.json"]
+        assert not [
+            note for note in await notes_so_far(pilot, app) if note.startswith("Keymap in settings.json\n")
+        ]
 
 
 def test_a_key_given_twice_is_kept_for_the_siblings_only() -> None:

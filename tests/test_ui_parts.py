@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_helpers import act, add_monster, add_room, make_app, press, running, settle, store_for, until
+from ui_helpers import act, add_monster, add_room, make_app, press, resize, running, settle, store_for, until
 
 from mqtui.engine.actions import EVENT_KINDS, SPECS
 from mqtui.ui import themes
@@ -248,8 +248,10 @@ async def test_undo_and_redo_by_keys_and_the_log_pane(no_color: bool, monkeypatc
         assert lines[: len(before)] == before  # the move's line is gone, and "takes back" follows
         assert "goes east" not in " ".join(lines[len(before) :]).replace("takes back: Ann goes east", "")
         assert "takes back" in lines[len(before)]
-        # the same as the whole log written afresh
-        log._rewrite(app.screen.snapshot.log)
+        # the same as the whole log written afresh (a resize wraps it all again, there and back)
+        width = log.size.width
+        await resize(pilot, (100, 24), lambda: log.size.width != width, "the wider log")
+        await resize(pilot, (80, 24), lambda: log.size.width == width, "the log as it was")
         assert [strip.text for strip in log.lines] == lines
         await act(pilot, app, "ctrl+y")
         assert (store.state.heroes[0].x, store.state.heroes[0].y) == (1, 0)
@@ -297,7 +299,9 @@ async def test_a_given_store_opens_on_the_game_and_saves_nothing(data) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
         await press(pilot, "shift+right", lambda: len(store._inner.state.rooms) == 2, "a room explored")
-        await press(pilot, "q", lambda: app._exit, "the app's end")  # (no title screen for a given store)
+        await press(
+            pilot, "q", lambda: app.return_code is not None, "the app's end"
+        )  # (no title screen for a given store)
     assert not (data / "saves").exists()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from screen_text import notes
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher, OptionList
@@ -18,7 +19,6 @@ from ui_helpers import (
     hero,
     local_app,
     make_app,
-    notes,
     press,
     running,
     settle,
@@ -220,7 +220,7 @@ async def test_charity_in_one_dialog() -> None:
     give(store, 0, ["pocket-sand", "cheese-grenade"])
     hero(store, 0).level = 2  # Bob is the lowest: he gets the extra cards
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         screen = app.screen
         await act(pilot, app, "space")  # end the action phase with 7 cards
@@ -273,7 +273,7 @@ async def test_a_dialog_closed_before_it_has_opened_leaves_the_game_running(dial
             "room": lambda: RoomScreen("A room"),
         }[dialog]()
         app.push_screen(opened)
-        screen._close_dialogs()  # in the same tick: the dialog has not mounted yet
+        screen.close_dialogs()  # in the same tick: the dialog has not mounted yet
         await settle(pilot, app)
         assert app.screen is screen and app.is_running
         hand = screen.query_one("#hand")
@@ -398,21 +398,21 @@ async def test_a_key_that_cannot_be_used_says_why() -> None:
     hero(store, 0).moves = 0
     hero(store, 0).moved = True  # (with a Move unspent, the spend-all rule would let her go)
     app = make_app(store)
-    async with running(app) as pilot:
+    async with running(app, notifications=True) as pilot:
         await press(pilot, "s", lambda: notes(app))  # nothing to search in the Entrance
         assert any("search" in n for n in notes(app))
         await press(pilot, "shift+up", lambda: len(notes(app)) == 2)
-        assert notes(app)[-1].split(": ", 1)[1].startswith("Cannot go north: ")
+        assert notes(app)[-1].split("\n", 1)[1].startswith("Cannot go north: ")
 
 
 async def test_undo_with_nothing_to_undo_says_why() -> None:
     store = store_for()
     app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         await act(pilot, app, "shift+right")  # an explore reveals a room: it cannot be taken back
         await press(pilot, "ctrl+z", lambda: notes(app))
-        assert any(n.startswith("Nothing to undo: ") for n in notes(app))
+        assert any(n.startswith("Nothing to undo\n") for n in notes(app))
         assert len(store.state.rooms) == 2
 
 
@@ -444,6 +444,14 @@ async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, ke
     from mqtui.ui.widgets.status import StatusBar
 
     monkeypatch.setattr(PassCountdown, "TICK", 3600.0)  # the test moves the clock itself
+    clocks: list[PassCountdown] = []  # each clock started
+    start = PassCountdown.start
+
+    def started(clock: PassCountdown, seconds: int, n: int) -> None:
+        clocks.append(clock)
+        start(clock, seconds, n)
+
+    monkeypatch.setattr(PassCountdown, "start", started)
     store = fight_position((("Ann", "human"), ("Bob", "human")))
     give(store, 1, ["flask-of-bravado"])
     store.state.forced = [6, 1]
@@ -463,10 +471,11 @@ async def test_the_pass_countdown_passes_unless_a_key_is_pressed(monkeypatch, ke
             assert "Passing" not in str(status.render())
             assert store.state.frames[-1].seat == 1  # still Bob's to decide
             return
-        await screen._clock._tick()
+        clock = clocks[-1]
+        await clock.tick()
         assert "Passing in 2" in str(status.render())
-        await screen._clock._tick()
-        await screen._clock._tick()  # time is up: Bob passes, the dice are rolled
+        await clock.tick()
+        await clock.tick()  # time is up: Bob passes, the dice are rolled
         await settle(pilot, app)
         assert store.state.combat is not None and store.state.combat.hero_die == 6
         assert store.state.frames[-1].seat == 0

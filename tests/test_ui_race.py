@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 
 import pytest
-from screen_text import private_names
-from ui_helpers import add_room, empty_hands, give, hero, make_app, store_for
+from screen_text import notes, private_names
+from ui_helpers import add_room, empty_hands, give, hero, make_app, notes_so_far, store_for, until
 
 from mqtui.engine.actions import Action
 from mqtui.engine.state import WINDOW, Combat, Frame, cell_key
@@ -196,13 +196,15 @@ def test_the_recap_says_what_the_others_did() -> None:
     assert recaps.turn_started(store.state, log, 0) == []  # nothing new since
 
 
+RECAP = "Since your last turn\n"  # the recap's title, as its toast shows it
+
+
 async def test_the_recap_shows_when_your_turn_comes_round() -> None:
     store = store_for((("Ann", "human"), ("Bob", "random")))
     empty_hands(store)  # (nothing to play: every window passes by itself)
     app = make_app(store)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.pause()
-        assert not [n for n in app._notifications if n.title == "Since your last turn"]
+        assert not [note for note in await notes_so_far(pilot, app) if note.startswith(RECAP)]
         game = app.screen
         assert isinstance(game, GameScreen)
         bob = hero(store, 1)
@@ -216,7 +218,8 @@ async def test_the_recap_shows_when_your_turn_comes_round() -> None:
                 break
             if snap.n == store.state.n and snap.legal:
                 await pilot.press("n" if any(a.kind == "decline" for a in snap.legal) else "space")
-        recaps = [n.message for n in app._notifications if n.title == "Since your last turn"]
+        await until(pilot, lambda: any(note.startswith(RECAP) for note in notes(app)), "the recap's toast")
+        recaps = [note.removeprefix(RECAP) for note in notes(app) if note.startswith(RECAP)]
         assert recaps and recaps[0].startswith("▲ Bob: Level 1 → ")
         assert "kills" in recaps[0]
 

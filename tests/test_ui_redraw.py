@@ -33,11 +33,12 @@ W, H = 80, 24
 
 
 def wrong_cells(screen: Screen[object], terminal: Terminal) -> list[tuple[int, int]]:
-    for pane in (GameLog, CardList, ActionList):  # their scroll bars drawn afresh, not from their caches
-        bar = screen.query_one(pane)._vertical_scrollbar
-        if bar is not None and bar.display:
-            bar._styles_cache.clear()
-            bar._set_dirty()
+    """The cells the terminal shows otherwise than the whole screen drawn now (the panes' scroll bars
+    drawn afresh, not from their caches: ``refresh``, so they are also sent again in the next frame)."""
+    for pane in (GameLog, CardList, ActionList):
+        widget = screen.query_one(pane)
+        if widget.show_vertical_scrollbar and (bar := widget.vertical_scrollbar).display:
+            bar.refresh()
     whole = drawn_whole(screen)
     return [(x, y) for y in range(H) for x in range(W) if whole[y][x] != terminal.cells[y][x]]
 
@@ -127,6 +128,7 @@ async def test_a_pane_key_shows_that_pane_focused_and_draws_nothing_when_it_is(
         assert border(terminal.cells, screen, "hand") != hand_lit
         await until_drawn(pilot, app, frames)
         assert not wrong_cells(screen, terminal)
+        await until_drawn(pilot, app, frames)  # (the scroll bars wrong_cells drew afresh are sent again)
         before = frames[0]
         await press(pilot, "a", lambda: app.focused is actions)
         await settle(pilot, app)
@@ -167,20 +169,20 @@ async def test_a_pane_given_the_text_it_shows_already_is_not_drawn_again(
     terminal = Terminal()
     frames = to_terminal(monkeypatch, terminal)
     redrawn: Counter[str] = Counter()  # each pane's own redraws
-    made: Counter[str] = Counter()  # texts made for each pane
+    made: Counter[str] = Counter()  # texts made for each pane (each made one is given to its update)
     for pane in (HeroSheet, RoomInfo):
-        refresh, fit = pane.refresh, pane._fit
+        refresh, update = pane.refresh, pane.update
 
         def counting(self: Any, *regions: Any, refresh: Any = refresh, **kwargs: Any) -> Any:
             redrawn[type(self).__name__] += 1
             return refresh(self, *regions, **kwargs)
 
-        def fitting(self: Any, fit: Any = fit) -> None:
+        def updating(self: Any, content: Any = "", *, update: Any = update, **kwargs: Any) -> None:
             made[type(self).__name__] += 1
-            fit(self)
+            update(self, content, **kwargs)
 
         monkeypatch.setattr(pane, "refresh", counting)
-        monkeypatch.setattr(pane, "_fit", fitting)
+        monkeypatch.setattr(pane, "update", updating)
     store = store_for((("Ann", "human"), ("Bob", "random")), seed=2, setup_done=False)
     app = local_app(store)  # (one pair of eyes)
     rng = random.Random(2)

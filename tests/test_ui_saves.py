@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from screen_text import notes
 from textual.widgets import Input, Label
 from ui_helpers import act, local_app, press, resize, running, settle, store_for, until
 
@@ -81,9 +82,9 @@ async def test_a_bad_file_is_refused_with_a_reason(tmp_path) -> None:
     bad = tmp_path / "bad.mqsave"
     bad.write_bytes(b"not a save at all")
     app = plain_app()
-    async with running(app) as pilot:
+    async with running(app, notifications=True) as pilot:
         assert app.open_file(bad) is False
-        await until(pilot, lambda: app._notifications, "a notification")
+        await until(pilot, lambda: any("Cannot load\n" in note for note in notes(app)), "a notification")
         assert isinstance(app.screen, TitleScreen)
 
 

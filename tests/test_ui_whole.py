@@ -15,19 +15,18 @@ from pathlib import Path
 
 import pytest
 from endgame_helpers import game_until
+from screen_text import notes
 from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Static
-from textual.widgets._footer import FooterKey
 from ui_helpers import (
     empty_hands,
     give,
     local_app,
     make_app,
-    notes,
     settle,
     store_for,
     until,
@@ -113,7 +112,8 @@ def key_hints(screen: Screen[object]) -> list[Widget]:
         if not isinstance(widget, Widget) or not shown(widget):
             continue
         is_hint = widget.has_class("hint") or "hint" in (widget.id or "") or names_keys(widget)
-        if isinstance(widget, QuietFooter | Footer | FooterKey) or is_hint:
+        in_footer = any(isinstance(node, Footer) for node in widget.ancestors)  # (each key of Textual's)
+        if isinstance(widget, QuietFooter | Footer) or in_footer or is_hint:
             found.append(widget)
     return found
 

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
+from screen_text import notes
 from textual.pilot import Pilot
 from waiting import SAFETY_NET
 
@@ -181,9 +182,14 @@ async def act(pilot: Pilot[object], app: MQApp, key: str) -> None:
     await settle(pilot, app)
 
 
-def notes(app: MQApp) -> list[str]:
-    """The titles and messages of the notifications on screen, one ``title: message`` each."""
-    return [f"{n.title}: {n.message}" for n in app._notifications]
+async def notes_so_far(pilot: Pilot[object], app: MQApp) -> list[str]:
+    """The notes on show (:func:`screen_text.notes`) once every one raised so far shows: toasts show in
+    the order they were raised, so this raises a marker and waits for its toast (left out of the list).
+    What "no such note" is checked by: a note raised and not shown yet would be missed."""
+    marker = f"(the notes so far: {len(notes(app))})"
+    app.notify(marker, timeout=1)
+    await until(pilot, lambda: any(marker in note for note in notes(app)), "the marker's toast")
+    return [note for note in notes(app) if marker not in note]
 
 
 async def resize(pilot: Pilot[object], size: tuple[int, int], done: Callable[[], object], what: str) -> None:
@@ -214,10 +220,12 @@ async def redraw(pilot: Pilot[object]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running(app: MQApp, size: tuple[int, int] = (80, 24)) -> AsyncIterator[Pilot[object]]:
-    """``app.run_test(size=size)``, settled: a game on screen shows the store's latest state (or the
-    title screen is idle)."""
-    async with app.run_test(size=size) as pilot:
+async def running(
+    app: MQApp, size: tuple[int, int] = (80, 24), notifications: bool = False
+) -> AsyncIterator[Pilot[object]]:
+    """``app.run_test(size=size, notifications=...)``, settled: a game on screen shows the store's latest
+    state (or the title screen is idle). With ``notifications`` the toasts show (see :func:`notes`)."""
+    async with app.run_test(size=size, notifications=notifications) as pilot:
         await settle(pilot, app)
         yield pilot
 

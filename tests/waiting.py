@@ -50,7 +50,4 @@ async def bots_settled(store: LocalStore, timeout: float = SAFETY_NET) -> None:
     Awaits the store's bot task itself, so an exception inside it (a bot that played an illegal
     action, say) fails the test instead of vanishing into "Task exception was never retrieved".
     """
-    while (task := store._task) is not None and not task.done():  # (a run may start the next one)
-        await asyncio.wait_for(asyncio.shield(task), timeout)
-    if task is not None:
-        task.result()  # its exception, if it died of one
+    await asyncio.wait_for(store.bots_stopped(), timeout)

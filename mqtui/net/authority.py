@@ -458,8 +458,9 @@ class Authority(Seating, Hosted):
 
     # -- deciding for seats nobody plays --------------------------------------------------------------
 
-    def _next_auto(self) -> float | None:
-        """Seconds until the table decides for the deciding seat, or None (wait for its player)."""
+    def next_auto(self) -> float | None:
+        """Seconds until the table decides for the deciding seat (:meth:`auto_act`), or None: it waits
+        for its player (or for anyone to be at the table)."""
         s = self.state
         who = self.engine.deciding(s)
         if who < 0 or self.closing or self.paused or not self.anyone_here():
@@ -471,7 +472,7 @@ class Authority(Seating, Hosted):
     async def _drive(self) -> None:
         while True:
             self._kick.clear()
-            delay = self._next_auto()
+            delay = self.next_auto()
             if delay is None:
                 await self._kick.wait()
                 continue
@@ -481,15 +482,17 @@ class Authority(Seating, Hosted):
                     continue  # something changed: think again
                 except TimeoutError:
                     pass
-                if self._next_auto() != 0.0:
+                if self.next_auto() != 0.0:
                     continue
             try:
-                self._auto_act()
+                self.auto_act()
             except Exception:
                 log.error("automatic decision failed:\n%s", traceback.format_exc())
                 await asyncio.sleep(1.0)
 
-    def _auto_act(self) -> None:
+    def auto_act(self) -> None:
+        """Decide once for the deciding seat now, as the table's own loop does when :meth:`next_auto`
+        comes due: its computer player's choice, or a safe one for a player who is away."""
         s = self.state
         who = self.engine.deciding(s)
         if who < 0:

@@ -312,6 +312,13 @@ class ForkServer:
         self.ctrl = ours
         asyncio.get_running_loop().add_reader(ours.fileno(), self._read)
 
+    def attach(self, ctrl: socket.socket) -> None:
+        """Take up a fork server started elsewhere, its ``{"ready": true}`` already read from ``ctrl``
+        (its control socket, non-blocking): one server shared by several hosts in turn."""
+        self.ctrl = ctrl
+        self._ready.set()
+        asyncio.get_running_loop().add_reader(ctrl.fileno(), self._read)
+
     def _read(self) -> None:
         assert self.ctrl is not None
         while True:

@@ -154,7 +154,7 @@ class LobbyHost(SSHHost):
         if live is not None:  # (back in the lobby: at no table)
             live.table, live.seat = "", None
         ours, theirs = socket.socketpair()
-        heard = self._heard(ours, lambda: visit.table)  # the game's heartbeat, once seated at a table
+        heard = self.last_heard(ours, lambda: visit.table)  # the game's heartbeat, once seated at a table
         service = asyncio.get_running_loop().create_task(self.lobby_service(ours, claim, again, addr, visit))
         try:
             argv = [

@@ -42,7 +42,10 @@ def run_program(main: Callable[[], int | None]) -> NoReturn:
             sys.stderr.flush()
         if code:
             _out_of_memory()
-        os._exit(code)
+        # (imported here, once the app has run: this module imports no Textual, and by now it is loaded)
+        from mqtui.ui.textual_internals import exit_at_once
+
+        exit_at_once(code)
 
 
 def _out_of_memory(probe: bool = True) -> None:

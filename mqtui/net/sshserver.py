@@ -430,7 +430,7 @@ class SSHHost:
             authority.attach(ours, bound)
             dirs = self.content_dirs if authority is self.authority else self.table_content(authority)
             argv = client_argv(theirs.fileno(), dirs, self.app, self.app_options())
-            heard = self._heard(ours, lambda: authority)
+            heard = self.last_heard(ours, lambda: authority)
             return await self.run_child(process, argv, theirs, seat, heard, guard)
         finally:
             ticket.release()
@@ -465,7 +465,7 @@ class SSHHost:
         guard: SessionGuard | None = None,
     ) -> int:
         """Run ``argv`` (given ``theirs``, one end of a socket pair) in a pty of its own, relayed to ``process``
-        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`_heard`;
+        under a :class:`SessionGuard` (input budget, clamped sizes, watchdog; ``heard`` as :meth:`last_heard`;
         ``guard``: the session's, if it has one already)."""
         try:
             env, size = self.terminal_of(process)
@@ -531,7 +531,7 @@ class SSHHost:
         return child
 
     @staticmethod
-    def _heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
+    def last_heard(sock: socket.socket, table: Callable[[], Authority | None]) -> Callable[[], float | None]:
         """When the game last heard from the app at the other end of ``sock``, at the table ``table()``
         (None while the session has none: a lobby visitor): None until the app's first heartbeat (a busy
         host may take a while to start an app). Once the game has dropped the connection (the app

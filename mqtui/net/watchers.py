@@ -203,7 +203,7 @@ class SharedView:
             tasks = [
                 asyncio.ensure_future(self._read(child.master)),
                 asyncio.ensure_future(child.proc.wait()),
-                asyncio.ensure_future(guard.watch(child.pid, host._heard(ours, lambda: a))),
+                asyncio.ensure_future(guard.watch(child.pid, host.last_heard(ours, lambda: a))),
                 asyncio.ensure_future(self._stop.wait()),
             ]
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -669,7 +669,7 @@ class WebSession:
             host = self.host
             dirs = host.content_dirs if a is host.authority else host.table_content(a)
             argv = self._argv("seat", theirs, [arg for d in dirs for arg in ("--dir", d)])
-            return await self._run(argv, theirs, host._heard(ours, lambda: a))
+            return await self._run(argv, theirs, host.last_heard(ours, lambda: a))
         finally:
             ticket.release()
 

@@ -193,10 +193,11 @@ class LocalStore(Hosted):
         who = self.bot_to_move()
         if who < 0:
             return False
-        self._play_bot(who, self._decide(who))
+        self._play_bot(who, self.decide(who))
         return True
 
-    def _decide(self, who: int) -> Choice:
+    def decide(self, who: int) -> Choice:
+        """What seat ``who``'s computer player would do now, and why (nothing is played)."""
         return self.host.decide(self._bots[who], who)
 
     def _play_bot(self, who: int, choice: Choice) -> None:
@@ -210,6 +211,14 @@ class LocalStore(Hosted):
         """The computer players are playing now (their task has not ended)."""
         return self._task is not None and not self._task.done()
 
+    async def bots_stopped(self) -> None:
+        """Until the computer players have stopped (a human must decide, or the game is over); raises
+        what stopped them if that was an error (a bot that played an illegal action, say)."""
+        while (task := self._task) is not None and not task.done():  # (a run may start the next one)
+            await asyncio.shield(task)
+        if task is not None:
+            task.result()
+
     def _kick_bots(self) -> None:
         if self.bot_to_move() < 0 or (self._task is not None and not self._task.done()):
             return
@@ -222,12 +231,12 @@ class LocalStore(Hosted):
     async def run_bots(self) -> None:
         """Play the computer seats until a human must decide or the game ends."""
         while (who := self.bot_to_move()) >= 0:
-            decided_on, choice = self.state, self._decide(who)
-            await asyncio.sleep(self._pause_before(choice))
+            decided_on, choice = self.state, self.decide(who)
+            await asyncio.sleep(self.pause_before(choice))
             if self.state is decided_on:  # (else the game moved on while we waited: decide again)
                 self._play_bot(who, choice)
 
-    def _pause_before(self, choice: Choice) -> float:
+    def pause_before(self, choice: Choice) -> float:
         """Seconds before a bot's action shows: the full delay where people follow the play, a
         quarter of it for routine steps (building a hero before the first turn, passing)."""
         if not self.bot_delay:

@@ -70,7 +70,7 @@ class PassCountdown:
         self.stop()
         self.left, self.n = seconds, n
         self.on_tick(seconds)
-        self._timer = self.owner.set_interval(self.TICK, self._tick)
+        self._timer = self.owner.set_interval(self.TICK, self.tick)
 
     def stop(self) -> None:
         if self._timer is not None:
@@ -78,7 +78,8 @@ class PassCountdown:
             self._timer = None
             self.on_tick(0)
 
-    async def _tick(self) -> None:
+    async def tick(self) -> None:
+        """One step of the clock (its timer's, each ``TICK`` seconds): the time left told, or the pass."""
         self.left -= 1
         if self.left > 0:
             self.on_tick(self.left)

@@ -12,12 +12,13 @@ hang writing to the dead one). Either way the exit code is 128 + the signal's nu
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
+
+from mqtui.ui.textual_internals import exit_at_once
 
 SIGNALS = ("SIGTERM", "SIGHUP")
 
@@ -37,7 +38,7 @@ def save_on_signals(app: App[Any], store: object) -> Callable[[], None]:
 
         def end(code: int = 128 + int(number), hang_up: bool = name == "SIGHUP") -> None:
             if hang_up:  # the terminal is gone: nothing to give back, and the app's shutdown can block
-                os._exit(code)  # writing to it; the save is on disk already
+                exit_at_once(code)  # writing to it; the save is on disk already
             loop.call_soon_threadsafe(app.exit, None, code)  # (safe from a signal handler)
 
         undo.append(install_signal_handlers(store, on_exit=end, signals=(name,)))

@@ -1,4 +1,4 @@
-"""The only place mqtui reaches below Textual's and Rich's public API.
+"""The only place mqtui reaches below Textual's and Rich's public API (and uses ``os._exit``).
 
 Everything else in mqtui uses documented names only. Each entry here says why no public way does it,
 which version it was checked against, and is guarded by ``tests/test_textual_internals.py``, which fails
@@ -10,7 +10,8 @@ Checked against: Textual 8.2.8, Rich 15.0.0.
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import Any, NoReturn
 
 # -- 1. the terminal's key parser ------------------------------------------------------------------------
 # The SSH session driver (mqtui.net.remote.SessionDriver) reads its terminal in its own input loop, which
@@ -30,6 +31,7 @@ __all__ = [
     "ActionGate",
     "XTermParser",
     "draw_whole_screen",
+    "exit_at_once",
     "forget_log_lines",
     "log_line",
     "log_size_known",
@@ -122,3 +124,16 @@ def draw_whole_screen(app: App[Any]) -> None:
     """Write the whole screen as it is to the terminal (after :func:`pending_drawn`)."""
     screen = app.screen
     app._display(screen, screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+
+
+# -- 6. ending a process at once ----------------------------------------------------------------------------
+# ``os._exit`` is documented Python (its underscore is historical), but it skips what ``sys.exit`` does:
+# Python's wait for every thread, atexit handlers, flushing. That is the point twice: a session's process
+# (forked by the fork server, mqtui.net.remote.run_program) must end with its app even if Textual's input
+# thread still spins on a hung-up terminal, and after SIGHUP (mqtui.ui.signals) there is no terminal left
+# for Textual's shutdown to write to (seen to hang). Callers flush what they need first.
+
+
+def exit_at_once(code: int) -> NoReturn:
+    """End this process now with ``code``: no thread waited for, no atexit handler, nothing flushed."""
+    os._exit(code)

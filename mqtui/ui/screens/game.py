@@ -289,7 +289,7 @@ class GameScreen(SteadyScreen[None]):
             first = self._pending is None
             self._pending = snap
             if first:
-                self._close_dialogs()
+                self.close_dialogs()
                 self.app.clear_notifications()  # a toast may name the previous player's cards
                 hero = snap.view.heroes[snap.seat]
                 why = prompt(snap, self.seats)
@@ -309,8 +309,9 @@ class GameScreen(SteadyScreen[None]):
             return False
         return self._shown_seat is None or self.seats[self._shown_seat].kind == HUMAN
 
-    def _close_dialogs(self) -> None:
-        """Close what the previous player left open over this screen (a choice, the palette...)."""
+    def close_dialogs(self) -> None:
+        """Close the private dialogs open over this screen (a choice, the palette, the charity dialog,
+        the history, a room): what the previous player left open must not show to the next."""
         from mqtui.ui.screens.history import HistoryScreen
 
         private = (ChooseAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
@@ -321,7 +322,7 @@ class GameScreen(SteadyScreen[None]):
 
     def _new_viewer(self) -> None:
         """Another seat's eyes: nothing the previous viewer saw may stay on screen."""
-        self._close_dialogs()
+        self.close_dialogs()
         self.app.clear_notifications()
         self.query_one(HeroSheet).shown = -1
         self.query_one("#card-text", Static).update("")

@@ -188,6 +188,12 @@ class CombatPane(NoLinks, SteadySize, Static):
         self.advice = ""  # the advisor's line for the decision in this fight (set by the game screen)
         self._fitted: tuple[int, int] = (0, 0)  # the content size the shown text was fitted to
 
+    @property
+    def fitted_to(self) -> tuple[int, int]:
+        """The content size (width, height) the text on show was fitted to (it is fitted again, on a
+        resize, once the pane's new size is known)."""
+        return self._fitted
+
     def _room(self) -> tuple[int, int | None]:
         """Width and lines of text the pane has (``None``: no limit known yet)."""
         width = self.content_size.width

@@ -70,14 +70,15 @@ class PartsVisual(Visual):
     def __init__(self, parts: Parts) -> None:
         self.parts = parts
 
-    def _strips(self, width: int, style: Style, options: RenderOptions | None) -> list[Strip]:
+    def lines(self, width: int, style: Style, options: RenderOptions | None = None) -> list[Strip]:
+        """Every line of the parts at ``width`` (``render_strips`` gives as many as fit a height)."""
         p = self.parts
         return [line for part in p.parts for line in p.cache.lines(p.widget, part, width, style, options)]
 
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions
     ) -> list[Strip]:
-        strips = self._strips(width, style, options)
+        strips = self.lines(width, style, options)
         return strips if height is None else strips[:height]
 
     def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
@@ -86,7 +87,7 @@ class PartsVisual(Visual):
         )
 
     def get_height(self, rules: RulesMap, width: int) -> int:
-        return len(self._strips(width, self.parts.widget.visual_style, None))
+        return len(self.lines(width, self.parts.widget.visual_style, None))
 
 
 def changed_rows(widget: Widget, old: object, new: Parts) -> list[int] | None:
@@ -96,8 +97,8 @@ def changed_rows(widget: Widget, old: object, new: Parts) -> list[int] | None:
     if not isinstance(old, Parts) or old.cache is not new.cache:
         return None
     width, style = widget.size.width, widget.visual_style
-    before = PartsVisual(old)._strips(width, style, None)
-    after = PartsVisual(new)._strips(width, style, None)
+    before = PartsVisual(old).lines(width, style)
+    after = PartsVisual(new).lines(width, style)
     if len(before) != len(after) and widget.styles.auto_dimensions:
         return None
     rows = min(max(len(before), len(after)), widget.size.height)
