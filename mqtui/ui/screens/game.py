@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from textual import events, on
@@ -28,7 +29,7 @@ from mqtui.seat_kinds import HUMAN, PEOPLE_KINDS
 from mqtui.store import GameStore, LocalStore, Snapshot
 from mqtui.ui.advisor import advice_for, tally_for
 from mqtui.ui.appref import mq_app
-from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
+from mqtui.ui.describe import DIR_NAMES, action_label, charity_terms, labelled, prompt
 from mqtui.ui.ending import deciding_fight, timeline_of, with_final_fight
 from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
 from mqtui.ui.messages import (
@@ -41,8 +42,10 @@ from mqtui.ui.messages import (
     SnapshotArrived,
 )
 from mqtui.ui.race import Recaps
+from mqtui.ui.rails import helpful_first, risk
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
+from mqtui.ui.screens.confirm import ConfirmAction
 from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.screens.room import RoomScreen
 from mqtui.ui.screens.steady import SteadyScreen
@@ -313,7 +316,7 @@ class GameScreen(SteadyScreen[None]):
         """Close what the previous player left open over this screen (a choice, the palette...)."""
         from mqtui.ui.screens.history import HistoryScreen
 
-        private = (ChooseAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
+        private = (ChooseAction, ConfirmAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
         while self.app.screen is not self and self in self.app.screen_stack:
             if not isinstance(self.app.screen, private):
                 break
@@ -439,7 +442,29 @@ class GameScreen(SteadyScreen[None]):
 
     # -- doing things ---------------------------------------------------------------------------------
 
+    def asks_first(self) -> bool:
+        """Settings: ask before a risky action (a hopeless fight, a gift, a card for the other side)."""
+        return mq_app(self).settings.confirm_risky
+
     async def perform(self, action: Action) -> None:
+        """Do an action; a risky one (:func:`mqtui.ui.rails.risk`) is asked about once, first."""
+        snap = self.snapshot
+        question = risk(snap, self.cards, action) if snap is not None and self.asks_first() else ""
+        if snap is None or not question:
+            await self._send(action)
+        else:
+            self.confirm(action_label(action, snap, self.cards), question, partial(self._send, action))
+
+    def confirm(self, what: str, question: str, then: Callable[[], Awaitable[None]]) -> None:
+        """Ask ``question`` about an action (in words: ``what``); on a yes, ``then()`` does it."""
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await then()
+
+        self.app.push_screen(ConfirmAction(what, question), answered)
+
+    async def _send(self, action: Action) -> None:
         """Send an action to the store; an illegal one is explained."""
         snap = self.snapshot
         if self._advised is not None and snap is not None and self._advised[0] == snap.n:
@@ -462,7 +487,7 @@ class GameScreen(SteadyScreen[None]):
         snap = self.snapshot
         if snap is None or not actions:
             return
-        choices = labelled(actions, snap, self.cards)
+        choices = labelled(helpful_first(actions, snap, self.cards), snap, self.cards)
 
         async def chosen(action: Action | None) -> None:
             if action is not None:
@@ -479,13 +504,21 @@ class GameScreen(SteadyScreen[None]):
             return  # (a person chooses their own cards; a computer answers by itself)
         seat = snap.seat
 
-        async def chosen(uids: list[int] | None) -> None:
-            for uid in uids or []:
+        async def give(uids: list[int]) -> None:
+            for uid in uids:
                 current = self.store.snapshot()
                 action = Action(seat, "charity", uid)
                 if current.seat != seat or action not in current.legal:
                     break
-                await self.perform(action)
+                await self._send(action)
+
+        async def chosen(uids: list[int] | None) -> None:
+            if uids and to and self.asks_first():  # a gift: asked about once, for all the cards
+                names = ", ".join(self.cards.names[uid] for uid in uids)
+                question = f"Give {names} to {to}? A gift cannot be taken back."
+                self.confirm(f"Charity: {names}", question, partial(give, uids))
+            elif uids:
+                await give(uids)
 
         self.app.push_screen(CharityDialog(self.cards, list(snap.view.heroes[seat].hand), n, to), chosen)
 
