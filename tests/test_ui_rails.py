@@ -27,6 +27,7 @@ from ui_helpers import (
 from mqtui.bots.ahead import action_ahead
 from mqtui.bots.eval import p_win
 from mqtui.engine.actions import Action
+from mqtui.engine.heroes import HAND_LIMIT
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
 from mqtui.ui.describe import action_label
@@ -90,7 +91,7 @@ def test_a_move_line_names_the_monsters_waiting_there_and_the_odds() -> None:
     assert "Level 11 Goblin Warlord (Part-Time), 0% to win" in long
     assert "Level 12 Pit Fiend Parking Warden ignores you" in long
     short = action_label(NORTH, snap, store.cards, short=True)
-    assert short.startswith("↑ Mirrors (passage, 1 Move) · ⚔0% L11 Goblin")  # the odds before the names
+    assert short == "↑ Mirrors (1 Move) ⚔0% vs L11"  # a narrow pane: the fight only, in few words
     # at Level 9 the Pit Fiend fights her too; alone against the Warlord (11, -2 in the Mirrors) the
     # odds are the fight as it would start: her Level against its, each side a d6
     hero(store, 0).level = 9
@@ -118,10 +119,8 @@ async def test_the_move_line_fits_one_line_of_the_actions_pane_at_80x24() -> Non
         pane = app.screen.query_one(ActionList)
         width = pane.scrollable_content_region.width
         i = next(i for i, entry in enumerate(pane._entries) if entry[0] == NORTH)
-        line = pane.get_option_at_index(i).prompt
-        assert "⚔0%" in str(line)
-        if i != pane.highlighted:
-            assert len(str(line)) <= width
+        whole = pane._labels[i]  # (as the highlighted line shows it: not cut)
+        assert whole.plain.endswith("⚔0% vs L11") and whole.cell_len <= width, (whole.plain, width)
 
 
 # -- the questions -----------------------------------------------------------------------------------
@@ -312,3 +311,35 @@ async def test_the_palette_ranks_the_helpful_use_first(
             assert first in uses[0], (query, uses)
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, CommandPalette), "closed")
+
+
+async def test_charity_to_another_hero_is_asked_about_once_for_all_the_cards() -> None:
+    """Ann (Level 3) ends her turn two cards over the limit: they go to Bob, the lowest hero; one
+    question for both cards, then both are given."""
+    store = store_for()
+    empty_hands(store)
+    hero(store, 0).level = 3
+    uids = give(store, 0, ["suspicious-potion", "pocket-sand", "banana-peel", "jar-of-bees", "rage-scroll"])
+    uids += give(store, 0, ["glitter-bomb", "chicken-soup"])
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("space")  # end the action phase: over the hand limit
+        await until(pilot, lambda: type(app.screen).__name__ == "CharityDialog", "the charity dialog")
+        n = len(hero(store, 0).hand) - HAND_LIMIT
+        assert n == 2
+        for _ in range(n):
+            await pilot.press("space", "down")
+        await pilot.press("enter")
+        box = await dialog(pilot, app)
+        assert set(hero(store, 0).hand) >= set(uids)  # nothing given before the answer
+        assert box.question.startswith("Give ") and " to Bob? " in box.question
+        assert box.question.count(",") == n - 1  # both cards in the one question
+        await pilot.press("y")
+
+        def gifts() -> list[str]:
+            return [line.text for line in store.snapshot(0).log if line.kind == "charity"]
+
+        await until(pilot, lambda: len(gifts()) >= n, "both cards given")
+        assert all("Bob" in text for text in gifts())
+        assert not isinstance(app.screen, ConfirmAction)

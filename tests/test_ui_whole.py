@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from endgame_helpers import game_until
+from test_ui_rails import hopeless_room
 from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -292,6 +293,7 @@ GAME_SCENES: dict[str, tuple[Callable[[], LocalStore], str, list[tuple[str, str]
     "losing an item": (lambda: game_until(691), "GameScreen", []),
     "charity": (lambda: game_until(306), "CharityDialog", []),
     "hand-off": (lambda: store_for((("Ann", "human"), ("Bob", "human"))), "HandoffScreen", []),
+    "a risky move asked about": (hopeless_room, "GameScreen", [("shift+up", "ConfirmAction")]),
     "game over": (lambda: game_until(-1), "GameScreen", [("enter", "GameOverScreen")]),
     "replay": (lambda: game_until(-1), "GameScreen", [("enter", "GameOverScreen"), ("r", "ReplayScreen")]),
     "replay round": (

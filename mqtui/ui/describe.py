@@ -219,9 +219,11 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
         if there is None:
             where = "" if short else f" {DIR_NAMES[a]}"
             return f"{DIR_ARROWS[a]} Explore{where} ({kind}, {moves})"
-        go = "" if short else "Go to "
         note = move_note(snap, cards, action, short)  # what waits there: the monsters, your odds
-        return f"{DIR_ARROWS[a]} {go}{there[1].short} ({kind}, {moves})" + (f" · {note}" if note else "")
+        place = f"{DIR_ARROWS[a]} {'' if short else 'Go to '}{there[1].short}"
+        if short and note:  # (a narrow pane's line: the cost without the kind of connection)
+            return f"{place} ({moves}) {note}"
+        return f"{place} ({kind}, {moves})" + (f" · {note}" if note else "")
     if k == "flee":
         return (
             f"{DIR_ARROWS[a]} Flee {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])}"

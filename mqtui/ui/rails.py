@@ -28,20 +28,23 @@ from mqtui.store import Snapshot
 RISKY_ODDS = 0.15  # a fight this unlikely to be won is asked about first
 
 
-def _foes(foes: Iterable[MonsterDef], short: bool) -> str:
-    level = "L" if short else "Level "
-    return " and ".join(f"{level}{d.level} {d.name}" for d in foes)
+def _foes(foes: Iterable[MonsterDef]) -> str:
+    return " and ".join(f"Level {d.level} {d.name}" for d in foes)
 
 
 def ahead_note(ahead: Ahead, short: bool = False) -> str:
-    """What waits in a room, for a move line: "Level 12 Grue, 8% to win" ("⚔8% L12 Grue" short: the
-    odds first, so a line cut at the pane's edge keeps them)."""
+    """What waits in a room, for a move line: "Level 12 Grue, 8% to win; Level 20 Wight ignores you";
+    ``short`` (a narrow pane, where a line has some 30 columns): "⚔8% vs L12", the fight's odds and
+    Levels only (the map and the room line name the monsters), else "L20 ignores you"."""
+    if short:
+        if ahead.foes:
+            return f"⚔{ahead.p:.0%} vs " + "+".join(f"L{d.level}" for d in ahead.foes)
+        return "+".join(f"L{d.level}" for d in ahead.ignoring) + " ignores you"
     parts = []
     if ahead.foes:
-        foes = _foes(ahead.foes, short)
-        parts.append(f"⚔{ahead.p:.0%} {foes}" if short else f"{foes}, {ahead.p:.0%} to win")
+        parts.append(f"{_foes(ahead.foes)}, {ahead.p:.0%} to win")
     if ahead.ignoring:
-        parts.append(f"{_foes(ahead.ignoring, short)} ignores you")
+        parts.append(f"{_foes(ahead.ignoring)} ignores you")
     return "; ".join(parts)
 
 
@@ -117,7 +120,7 @@ def risk(snap: Snapshot, cards: CardTable, action: Action) -> str:
     ahead = action_ahead(cards, view, action.seat, action)
     if ahead is not None and ahead.fight and ahead.p < RISKY_ODDS:
         return (
-            f"This starts a fight with {_foes(ahead.foes, False)}: you have {ahead.p:.0%} to win "
+            f"This starts a fight with {_foes(ahead.foes)}: you have {ahead.p:.0%} to win "
             "(before any card or help)."
         )
     return ""
