@@ -18,6 +18,7 @@ from ui_helpers import (
     empty_hands,
     give,
     hero,
+    local_app,
     make_app,
     settle,
     store_for,
@@ -32,7 +33,10 @@ from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
 from mqtui.ui.describe import action_label
 from mqtui.ui.rails import harmful, helpful_first, risk
+from mqtui.ui.screens.choose import ChooseAction
 from mqtui.ui.screens.confirm import ConfirmAction
+from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.replay import ReplayScreen
 from mqtui.ui.settings import Settings, load_settings, save_settings
 from mqtui.ui.widgets.actions import ActionList
 
@@ -343,3 +347,46 @@ async def test_charity_to_another_hero_is_asked_about_once_for_all_the_cards() -
         await until(pilot, lambda: len(gifts()) >= n, "both cards given")
         assert all("Bob" in text for text in gifts())
         assert not isinstance(app.screen, ConfirmAction)
+
+
+# -- the recap opens the replay at its moment ----------------------------------------------------------
+
+
+async def test_a_recap_line_opens_the_replay_at_that_moment() -> None:
+    """Ann ends her first turn; when her next begins, the recap tells what the computer players did,
+    and R then Enter on a line opens the replay, through Ann's eyes, where that hero's tally changed."""
+    store = game_until(16)  # seed 7: Ann's first turn begins
+    app = local_app(store)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot, app)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        start = len(store.actions)
+        await pilot.press("space")  # Ann ends her turn; the others play theirs
+        for _ in range(400):  # until Ann's next turn (passing and declining on the way)
+            await pilot.pause()
+            snap = game.snapshot
+            assert snap is not None
+            if store.state.round == 2 and store.state.active == 0 and snap.n == store.state.n:
+                break
+            if app.screen is game and snap.n == store.state.n and snap.legal:
+                await pilot.press("n" if any(a.kind == "decline" for a in snap.legal) else "space")
+        recaps = [n.message for n in app._notifications if n.title == "Since your last turn"]
+        assert recaps and recaps[-1].endswith("R: see them in the replay")
+        first = recaps[-1].splitlines()[0]
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ChooseAction), "the recap's lines")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.eyes == 0
+        name = first.split(":")[0].removeprefix("▲ ")
+        seat = next(h.seat for h in store.state.heroes if h.name == name)
+        t = replay.timeline
+
+        def tally(i: int) -> tuple[int, int, int]:
+            h = t.state(i).heroes[seat]
+            return h.level, h.kills, h.deaths
+
+        at = replay.at
+        assert start < at < t.last and tally(at - 1) == tally(start) != tally(at)

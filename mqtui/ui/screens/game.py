@@ -41,7 +41,7 @@ from mqtui.ui.messages import (
     RoomSelected,
     SnapshotArrived,
 )
-from mqtui.ui.race import Recaps
+from mqtui.ui.race import Recap, Recaps, recap_moment
 from mqtui.ui.rails import helpful_first, risk
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
@@ -115,6 +115,7 @@ class GameScreen(SteadyScreen[None]):
         Binding("o", "other_hero", "Heroes", id="game.heroes"),
         Binding("i", "inspect", "Inspect room", id="game.inspect", show=False),
         Binding("W", "why", "Why? (computer)", id="game.why", show=False),
+        Binding("R", "recap", "Recap in the replay", id="game.recap", show=False),
         Binding("L,f3", "history", "Message history", id="game.history", show=False),
         Binding("m", "focus_pane('map')", "Map", id="game.focus_map", show=False),
         Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
@@ -154,6 +155,8 @@ class GameScreen(SteadyScreen[None]):
         self._actions_pane: ActionList | None = None  # (looked up once)
         self._combat_panes: list[CombatPane] | None = None  # (looked up once)
         self._recaps = Recaps()  # each seat's race at the start of its last turn
+        self._turn_at: dict[int, int] = {}  # each seat's last turn began at this position (local games)
+        self._recap: tuple[int, int, list[Recap]] | None = None  # the last recap: (seat, from, lines)
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -401,7 +404,7 @@ class GameScreen(SteadyScreen[None]):
             self._turn_key = turn
             self.query_one(HeroSheet).shown = -1  # a new turn: back to your own hero
             if view.active == snap.seat and self._plays(snap.seat) and not snap.over:
-                self._recap(snap)
+                self._show_recap(snap)
         if snap.over and not self._over_shown:
             self._over_shown = True
             won = " and ".join(view.heroes[w].name for w in view.winners) or "Nobody"
@@ -413,11 +416,43 @@ class GameScreen(SteadyScreen[None]):
         if self._clock.running and self._clock.n != snap.n:
             self._clock.stop()
 
-    def _recap(self, snap: Snapshot) -> None:
-        """Your turn begins: what the others did since your last, in a few log-style lines."""
-        lines = self._recaps.turn_started(snap.view, snap.log, snap.seat)
-        if lines:
-            self.notify("\n".join(lines), title="Since your last turn", timeout=RECAP_SECONDS)
+    def _show_recap(self, snap: Snapshot) -> None:
+        """Your turn begins: what the others did since your last, in a few log-style lines; R opens
+        the replay at the moment one of them tells of (a game played on this computer)."""
+        entries = self._recaps.entries(snap.view, snap.log, snap.seat)
+        start = self._turn_at.get(snap.seat)
+        if isinstance(self.store, LocalStore):
+            self._turn_at[snap.seat] = len(self.store.actions)
+        if entries:
+            self._recap = (snap.seat, start, entries) if start is not None else None
+            more = "\nR: see them in the replay" if self._recap is not None else ""
+            text = "\n".join(e.text for e in entries) + more
+            self.notify(text, title="Since your last turn", timeout=RECAP_SECONDS)
+
+    def action_recap(self) -> None:
+        """The last recap's lines: the one chosen opens the replay at that moment, through your eyes."""
+        snap, recap = self.snapshot, self._recap
+        if snap is None or recap is None or recap[0] != snap.seat:
+            self.notify("No recap of the others' turns to replay yet.", title="Recap")
+            return
+        seat, start, entries = recap
+
+        def chosen(i: int | None) -> None:
+            from mqtui.timeline import Timeline, TimelineError
+            from mqtui.ui.screens.replay import ReplayScreen
+
+            if i is None:
+                return
+            try:
+                timeline = Timeline.from_store(self.store)
+            except TimelineError as exc:
+                self.notify(str(exc), title="No replay", severity="error")
+                return
+            at = recap_moment(timeline, start, seat, entries[i])
+            self.app.push_screen(ReplayScreen(timeline, seat=seat, at=at))
+
+        choices = [(e.text, i) for i, e in enumerate(entries)]
+        self.app.push_screen(ChooseAction("Since your last turn: see which in the replay?", choices), chosen)
 
     @property
     def final_fight(self) -> Any:
