@@ -32,6 +32,10 @@ def _foes(foes: Iterable[MonsterDef]) -> str:
     return " and ".join(f"Level {d.level} {d.name}" for d in foes)
 
 
+def _ignore(ahead: Ahead) -> str:
+    return " ignore you" if len(ahead.ignoring) > 1 else " ignores you"
+
+
 def ahead_note(ahead: Ahead, short: bool = False) -> str:
     """What waits in a room, for a move line: "Level 12 Grue, 8% to win; Level 20 Wight ignores you";
     ``short`` (a narrow pane, where a line has some 30 columns): "⚔8% vs L12", the fight's odds and
@@ -39,12 +43,12 @@ def ahead_note(ahead: Ahead, short: bool = False) -> str:
     if short:
         if ahead.foes:
             return f"⚔{ahead.p:.0%} vs " + "+".join(f"L{d.level}" for d in ahead.foes)
-        return "+".join(f"L{d.level}" for d in ahead.ignoring) + " ignores you"
+        return "+".join(f"L{d.level}" for d in ahead.ignoring) + _ignore(ahead)
     parts = []
     if ahead.foes:
         parts.append(f"{_foes(ahead.foes)}, {ahead.p:.0%} to win")
     if ahead.ignoring:
-        parts.append(f"{_foes(ahead.ignoring)} ignores you")
+        parts.append(_foes(ahead.ignoring) + _ignore(ahead))
     return "; ".join(parts)
 
 
