@@ -222,6 +222,14 @@ class Timeline:
             self._lines[key] = (lines, upto)
         return self._lines[key]
 
+    def written(self, seat: int, line: LogLine, after: int = 0) -> int | None:
+        """The first position after ``after`` at which ``line`` is in ``seat``'s log (None: never)."""
+        lines, upto = self._seat_lines(seat, False)
+        for k in range(upto[max(0, min(after, self.last))], len(lines)):
+            if lines[k] == line:
+                return bisect.bisect_right(upto, k)  # (the first position with more than k lines)
+        return None
+
     def log(self, i: int, seat: int, open_hands: bool = False) -> tuple[LogLine, ...]:
         lines, upto = self._seat_lines(seat, open_hands)
         return tuple(lines[: upto[i]])

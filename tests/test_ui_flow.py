@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from ui_helpers import local_app, press, settle, shows_latest, store_for, until
+from ui_helpers import local_app, perform, press, settle, shows_latest, store_for, until
 
 from mqtui.bots import make_bot
 from mqtui.engine.state import STAGE_TURN
@@ -68,7 +68,7 @@ async def count_keys_off_turn(
                 await press(pilot, "space", lambda: store.state.n != n, "space to pass")  # noqa: B023
             else:
                 counts["choices"] += off_turn
-                await screen.perform(action)
+                await perform(pilot, app, screen, action)
         assert store.state.stage == "over"
     ann = store.seats[0].name
     counts["fights"] = sum(

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 from screen_text import private_names, public_private_names, screen_text
-from ui_helpers import local_app, make_app, press, resize, settle, shows_latest, store_for, until
+from ui_helpers import local_app, make_app, perform, press, resize, settle, shows_latest, store_for, until
 
 from mqtui.bots import make_bot
 from mqtui.engine.view import view_for
@@ -96,7 +96,7 @@ async def play_hot_seat_game(seed: int) -> dict[tuple[int, int], Counter[str]]:
                 n = store.state.n
                 await press(pilot, "space", lambda: store.state.n != n, f"space to {action.kind}")  # noqa: B023
             else:
-                await screen.perform(action)
+                await perform(pilot, app, screen, action)
         assert store.state.stage == "over", f"no winner after {steps} steps"
     print(f"{handoffs} hand-offs checked in {steps} scripted actions: {seen}")
     return seen

@@ -31,6 +31,7 @@ from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens import game
 from mqtui.ui.screens.choose import ChooseAction
+from mqtui.ui.screens.confirm import ConfirmAction
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.widgets.combat import CombatPane
@@ -173,8 +174,15 @@ async def test_thrown_item_from_the_next_room() -> None:
         hand.highlighted = hand_option(hand, flask)
         assert "▶" in str(hand.get_option_at_index(hand.highlighted).prompt)
         dialog = await choose(pilot)
-        assert dialog.choices[0][0] == "Throw Flask of Bravado for the heroes"
-        await act(pilot, app, "1")
+        # (in another hero's fight the use that helps Bob comes first: for the monsters; the other
+        # is asked about, since it helps Ann win)
+        assert [label for label, _ in dialog.choices] == [
+            "Throw Flask of Bravado for the monsters",
+            "Throw Flask of Bravado for the heroes",
+        ]
+        await press(pilot, "2", lambda: isinstance(app.screen, ConfirmAction), "the question")
+        assert isinstance(app.screen, ConfirmAction) and "helps them win" in app.screen.question
+        await act(pilot, app, "y")
         assert [(m.label, m.amount, m.side) for m in store.state.combat.mods] == [("Flask of Bravado", 3, 0)]
         assert any("Bob throws Flask of Bravado for the heroes" in line.text for line in screen.snapshot.log)
 
@@ -239,6 +247,7 @@ async def test_charity_in_one_dialog() -> None:
         await press(pilot, "down", lambda: dialog.query_one(OptionList).highlighted == 1)
         await press(pilot, "space", lambda: len(dialog.marked) == 2)
         marked = list(dialog.marked)
+        await press(pilot, "enter", lambda: isinstance(app.screen, ConfirmAction), "a gift: asked once")
         await act(pilot, app, "enter")
         assert app.screen is screen
         assert [a.kind for a in store.actions].count("charity") == 2

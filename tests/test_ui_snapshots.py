@@ -88,14 +88,14 @@ async def _fight(pilot) -> None:
 
 async def test_combat_pane_with_modifiers(svg_snapshot) -> None:
     store = combat_game()
-    app = make_app(store)
+    app = make_app(store, confirm_risky=False)  # (the scripted fight plays an enhancer on her own)
     app.game_store = store
     assert svg_snapshot == await screenshot(app, (80, 24), _fight)
 
 
 async def test_combat_pane_wide_after_the_dice(svg_snapshot) -> None:
     store = combat_game()
-    app = make_app(store)
+    app = make_app(store, confirm_risky=False)
     app.game_store = store
 
     async def fight_and_roll(pilot) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from endgame_helpers import game_until
 from screen_text import notes
+from test_ui_rails import hopeless_room
 from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -219,12 +220,19 @@ OTHERS_FIGHT = 132  # seed 7: Grizzlebeard fights; Ann may play a card on either
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("at", [OWN_FIGHT, OTHERS_FIGHT], ids=["own fight", "others' fight"])
-async def test_the_hand_is_usable_in_a_fight(size: tuple[int, int], at: int) -> None:
-    """In a fight the hand keeps room for several lines; every card that can be played is reached by
-    the arrow keys, shown in the pane as it is highlighted, its text whole under the list; Enter on
-    one plays it (or asks how)."""
+@pytest.mark.parametrize(
+    ("at", "warned"),
+    [(OWN_FIGHT, False), (OTHERS_FIGHT, False), (OWN_FIGHT, True)],
+    ids=["own fight", "others' fight", "own fight, a hero near winning"],
+)
+async def test_the_hand_is_usable_in_a_fight(size: tuple[int, int], at: int, warned: bool) -> None:
+    """In a fight the hand keeps room for several lines (also when a race warning takes a line of its
+    own: four heroes, one of them at Level 9); every card that can be played is reached by the arrow
+    keys, shown in the pane as it is highlighted, its text whole under the list; Enter on one plays it
+    (or asks how)."""
     store = game_until(at)
+    if warned:
+        store.state.heroes[3].level = 9  # "⚠ Snaggletooth is Level 9, …: one kill from Level 10"
     app = local_app(store)
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
@@ -233,6 +241,7 @@ async def test_the_hand_is_usable_in_a_fight(size: tuple[int, int], at: int) -> 
         await pilot.press("h")
         await until(pilot, lambda: app.focused is hand, "the hand focused")
         await pilot.pause()
+        assert not warned or "⚠" in str(app.screen.query_one("#race", Static).render())
         assert hand.scrollable_content_region.height >= 5
         playable = [
             i for i in range(hand.option_count) if hand.get_option_at_index(i).prompt.plain.startswith("▶")
@@ -259,8 +268,8 @@ async def test_the_hand_is_usable_in_a_fight(size: tuple[int, int], at: int) -> 
         await pilot.press("enter")
         await until(
             pilot,
-            lambda: store.state.n != n or type(app.screen).__name__ == "ChooseAction",
-            "the card played (or its uses offered)",
+            lambda: store.state.n != n or type(app.screen).__name__ in ("ChooseAction", "ConfirmAction"),
+            "the card played (or its uses offered, or a card for the other side asked about)",
         )
 
 
@@ -293,6 +302,7 @@ GAME_SCENES: dict[str, tuple[Callable[[], LocalStore], str, list[tuple[str, str]
     "losing an item": (lambda: game_until(691), "GameScreen", []),
     "charity": (lambda: game_until(306), "CharityDialog", []),
     "hand-off": (lambda: store_for((("Ann", "human"), ("Bob", "human"))), "HandoffScreen", []),
+    "a risky move asked about": (hopeless_room, "GameScreen", [("shift+up", "ConfirmAction")]),
     "game over": (lambda: game_until(-1), "GameScreen", [("enter", "GameOverScreen")]),
     "replay": (lambda: game_until(-1), "GameScreen", [("enter", "GameOverScreen"), ("r", "ReplayScreen")]),
     "replay round": (

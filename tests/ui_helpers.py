@@ -15,6 +15,7 @@ from mqtui.engine.actions import Action
 from mqtui.engine.state import STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
 from mqtui.store import LocalStore
 from mqtui.ui.app import MQApp
+from mqtui.ui.screens.confirm import ConfirmAction
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.session import SeatSpec, new_store
 from mqtui.ui.settings import Settings
@@ -171,6 +172,14 @@ async def press(pilot: Pilot[object], key: str, done: Callable[[], object], what
     """Press ``key`` (``Pilot.press``) and wait until ``done()``: the key's effect, which the caller knows."""
     await pilot.press(key)
     await until(pilot, done, what or f"the effect of {key!r}")
+
+
+async def perform(pilot: Pilot[object], app: MQApp, screen: GameScreen, action: Action) -> None:
+    """Do ``action`` as a player who means it: the app's question before a risky one (a hopeless
+    fight, a gift, a card for the other side) is answered yes."""
+    await screen.perform(action)
+    if isinstance(app.screen, ConfirmAction):
+        await press(pilot, "y", lambda: not isinstance(app.screen, ConfirmAction), "the question answered")
 
 
 async def act(pilot: Pilot[object], app: MQApp, key: str) -> None:

@@ -79,33 +79,50 @@ class _Listed(Provider):
         for _id, label, command, help_text in self.allowed_commands():
             yield DiscoveryHit(label, command, help=help_text)
 
+    def rank(self, label: str, score: float) -> float:
+        """The score a matching command is listed by (best first)."""
+        return score
+
     async def search(self, query: str) -> Hits:
         for _id, label, command, help_text in self.allowed_commands():
             found = match_words(query, label)
             if found is not None:
                 score, shown = found
-                yield Hit(score, shown, command, help=help_text)
+                yield Hit(self.rank(label, score), shown, command, help=help_text)
 
 
 class LegalActionsCommands(_Listed):
     """Every action that is legal for you now, in words."""
+
+    _harmful: frozenset[str] = frozenset()  # the labels of the uses that harm the player (rank)
 
     def _commands(self) -> list[Command]:
         screen = _game_screen(self)
         if screen is None or screen.snapshot is None:
             return []
         from mqtui.ui.describe import card_kind, card_of, labelled, sort_key
+        from mqtui.ui.rails import harmful, helpful_first
 
         snap = screen.snapshot
         out: list[Command] = []
-        for label, action in labelled(sorted(snap.legal, key=sort_key), snap, screen.cards):
+        hurts: set[str] = set()
+        actions = helpful_first(sorted(snap.legal, key=sort_key), snap, screen.cards)
+        for label, action in labelled(actions, snap, screen.cards):
+            if harmful(snap, screen.cards, action):
+                hurts.add(label)
             uid = card_of(action)
             if uid >= 0:
                 help_text = f"card: {card_kind(screen.cards, uid)}"
             else:
                 help_text = KEY_HINTS.get(action.kind, "")
             out.append(("action", label, partial(screen.perform, action), help_text))
+        self._harmful = frozenset(hurts)
         return out
+
+    def rank(self, label: str, score: float) -> float:
+        """A use that harms the player (a gift, a card for the other side) ranks below every helpful
+        match: the helpful ones score from 0.5 up, the harmful ones below it."""
+        return score / 2 if label in self._harmful else 0.5 + score / 2
 
 
 class AppCommands(_Listed):

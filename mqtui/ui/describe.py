@@ -38,6 +38,7 @@ from mqtui.engine.state import (
 )
 from mqtui.seat_kinds import HUMAN, REMOTE
 from mqtui.store import LogLine, Seat, Snapshot
+from mqtui.ui.rails import move_note
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -218,8 +219,11 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
         if there is None:
             where = "" if short else f" {DIR_NAMES[a]}"
             return f"{DIR_ARROWS[a]} Explore{where} ({kind}, {moves})"
-        go = "" if short else "Go to "
-        return f"{DIR_ARROWS[a]} {go}{there[1].short} ({kind}, {moves})"
+        note = move_note(snap, cards, action, short)  # what waits there: the monsters, your odds
+        place = f"{DIR_ARROWS[a]} {'' if short else 'Go to '}{there[1].short}"
+        if short and note:  # (a narrow pane's line: the cost without the kind of connection)
+            return f"{place} ({moves}) {note}"
+        return f"{place} ({kind}, {moves})" + (f" · {note}" if note else "")
     if k == "flee":
         return (
             f"{DIR_ARROWS[a]} Flee {DIR_NAMES[a]} to {room_name(cards, view, hero.x + DX[a], hero.y + DY[a])}"
@@ -303,7 +307,8 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
             where = f" to {room_name(cards, view, m.x + DX[c], m.y + DY[c])}"
         return f"Shove {monster(b)} {DIR_NAMES[c]}{where} with {name(a)}"
     if k == "teleport":
-        return f"Teleport to {room_name(cards, view, b, c)} with {name(a)}"
+        note = move_note(snap, cards, action, short)
+        return f"Teleport to {room_name(cards, view, b, c)} with {name(a)}" + (f" · {note}" if note else "")
     return str(action)
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from mqtui.engine.board import neighbours
 from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import Hero, State
 from mqtui.store import LogLine
+from mqtui.timeline import Timeline
 
 ENTRANCE = (0, 0)
 
@@ -69,18 +71,33 @@ def race_warnings(view: State, viewer: int) -> list[str]:
 RECAP_LINES = 5  # at most: the most recent
 
 
+def _hero_tally(hero: Hero) -> tuple[int, int, int]:
+    """A hero's public (Level, kills, deaths)."""
+    return hero.level, hero.kills, hero.deaths
+
+
 def _tally(view: State) -> tuple[tuple[int, int, int], ...]:
     """Each hero's public (Level, kills, deaths)."""
-    return tuple((h.level, h.kills, h.deaths) for h in view.heroes)
+    return tuple(_hero_tally(h) for h in view.heroes)
 
 
 def _plural(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
-def recap_lines(
+@dataclass(frozen=True)
+class Recap:
+    """One line of the recap, and what it tells of: a hero whose tally changed (``seat``), or a line of
+    the log (``line``), so that the replay can be opened at that moment."""
+
+    text: str
+    seat: int = -1
+    line: LogLine | None = None
+
+
+def recap_entries(
     before: tuple[tuple[int, int, int], ...], view: State, log: Sequence[LogLine], viewer: int
-) -> list[str]:
+) -> list[Recap]:
     """What the other heroes did since ``before`` (their tally then) and the log lines since then
     (``log``): one line per hero whose Level, kills or deaths changed, then the curses on the viewer
     and any boss fight. Public facts only."""
@@ -96,14 +113,21 @@ def recap_lines(
         if hero.deaths > deaths:
             parts.append("died" if hero.deaths - deaths == 1 else f"died {hero.deaths - deaths} times")
         if parts:
-            lines.append(f"▲ {hero.name}: {', '.join(parts)}")
+            lines.append(Recap(f"▲ {hero.name}: {', '.join(parts)}", seat=hero.seat))
     you = view.heroes[viewer].name
     for line in log:
         if line.kind == "curse" and f" curses {you} with " in line.text:
-            lines.append("☹ " + line.text.split(": ")[0])  # (the card's name, not its whole text)
+            lines.append(Recap("☹ " + line.text.split(": ")[0], line=line))  # (the card's name only)
         elif line.kind == "boss":
-            lines.append("★ " + line.text)
+            lines.append(Recap("★ " + line.text, line=line))
     return lines[-RECAP_LINES:]
+
+
+def recap_lines(
+    before: tuple[tuple[int, int, int], ...], view: State, log: Sequence[LogLine], viewer: int
+) -> list[str]:
+    """The words of :func:`recap_entries`."""
+    return [entry.text for entry in recap_entries(before, view, log, viewer)]
 
 
 class Recaps:
@@ -114,9 +138,30 @@ class Recaps:
 
     def turn_started(self, view: State, log: Sequence[LogLine], seat: int) -> list[str]:
         """The recap for ``seat`` whose turn starts now (nothing at its first turn seen here)."""
+        return [entry.text for entry in self.entries(view, log, seat)]
+
+    def entries(self, view: State, log: Sequence[LogLine], seat: int) -> list[Recap]:
+        """:meth:`turn_started`, each line with what it tells of."""
         before = self._seen.get(seat)
         self._seen[seat] = (_tally(view), len(log))
         if before is None or len(before[0]) != len(view.heroes):
             return []
         tally, start = before
-        return recap_lines(tally, view, log[min(start, len(log)) :], seat)
+        return recap_entries(tally, view, log[min(start, len(log)) :], seat)
+
+
+def recap_moment(timeline: Timeline, start: int, viewer: int, entry: Recap) -> int:
+    """The position in ``timeline`` where what a recap line tells of happened, after ``start`` (the
+    viewer's last turn began there): the log line written, or the hero's tally first changed; the last
+    position when it cannot be found (an undo since)."""
+    start = max(0, min(start, timeline.last))
+    if entry.line is not None:
+        found = timeline.written(viewer, entry.line, start)
+        if found is not None:
+            return found
+    if entry.seat >= 0:
+        was = _hero_tally(timeline.state(start).heroes[entry.seat])
+        for i in range(start + 1, timeline.last + 1):
+            if _hero_tally(timeline.state(i).heroes[entry.seat]) != was:
+                return i
+    return timeline.last

@@ -25,6 +25,8 @@ class Settings(msgspec.Struct, kw_only=True):
     handoff: bool = True  # hide the hand between human players on one keyboard
     opponents: str = SeatKind.EASY  # the computer players of a new game, until the player picks others
     advisor: bool = True  # offer the advisor (key w, a line in the fight pane)
+    # ask before a fight you are very unlikely to win, a card given away, a card played for the other side
+    confirm_risky: bool = True
     # binding id to keys ("game.search": "j"), checked by mqtui.ui.keymap before the app uses it
     keymap: dict[str, object] = msgspec.field(default_factory=dict)
 

@@ -1,6 +1,8 @@
-"""A dialog that asks which of several legal actions to take."""
+"""A dialog that asks which of several legal actions to take (or of other choices: a recap's lines)."""
 
 from __future__ import annotations
+
+from typing import TypeVar
 
 from rich.text import Text
 from textual import events
@@ -9,11 +11,12 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from mqtui.engine.actions import Action
 from mqtui.ui.screens.dialog import Dialog
 
+Choice = TypeVar("Choice")
 
-class ChooseAction(Dialog[Action]):
+
+class ChooseAction(Dialog[Choice]):
     """Pick one action (Enter) or cancel (Escape)."""
 
     DEFAULT_CSS = """
@@ -22,7 +25,7 @@ class ChooseAction(Dialog[Action]):
     ChooseAction OptionList { height: auto; max-height: 20; border: none; }
     """
 
-    def __init__(self, title: str, choices: list[tuple[str, Action]]) -> None:
+    def __init__(self, title: str, choices: list[tuple[str, Choice]]) -> None:
         super().__init__()
         self.title_text = title
         self.choices = choices

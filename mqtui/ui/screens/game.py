@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from textual import events, on
@@ -28,7 +29,7 @@ from mqtui.seat_kinds import HUMAN, PEOPLE_KINDS
 from mqtui.store import GameStore, LocalStore, Snapshot
 from mqtui.ui.advisor import advice_for, tally_for
 from mqtui.ui.appref import mq_app
-from mqtui.ui.describe import DIR_NAMES, charity_terms, labelled, prompt
+from mqtui.ui.describe import DIR_NAMES, action_label, charity_terms, labelled, prompt
 from mqtui.ui.ending import deciding_fight, timeline_of, with_final_fight
 from mqtui.ui.flow import PassCountdown, counts_down, nothing_to_play
 from mqtui.ui.messages import (
@@ -40,9 +41,11 @@ from mqtui.ui.messages import (
     RoomSelected,
     SnapshotArrived,
 )
-from mqtui.ui.race import Recaps
+from mqtui.ui.race import Recap, Recaps, recap_moment
+from mqtui.ui.rails import helpful_first, risk
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
+from mqtui.ui.screens.confirm import ConfirmAction
 from mqtui.ui.screens.handoff import HandoffScreen
 from mqtui.ui.screens.room import RoomScreen
 from mqtui.ui.screens.steady import SteadyScreen
@@ -112,6 +115,7 @@ class GameScreen(SteadyScreen[None]):
         Binding("o", "other_hero", "Heroes", id="game.heroes"),
         Binding("i", "inspect", "Inspect room", id="game.inspect", show=False),
         Binding("W", "why", "Why? (computer)", id="game.why", show=False),
+        Binding("R", "recap", "Recap in the replay", id="game.recap", show=False),
         Binding("L,f3", "history", "Message history", id="game.history", show=False),
         Binding("m", "focus_pane('map')", "Map", id="game.focus_map", show=False),
         Binding("a", "focus_pane('actions')", "Actions", id="game.focus_actions", show=False),
@@ -151,6 +155,8 @@ class GameScreen(SteadyScreen[None]):
         self._actions_pane: ActionList | None = None  # (looked up once)
         self._combat_panes: list[CombatPane] | None = None  # (looked up once)
         self._recaps = Recaps()  # each seat's race at the start of its last turn
+        self._turn_at: dict[int, int] = {}  # each seat's last turn began at this position (local games)
+        self._recap: tuple[int, int, list[Recap]] | None = None  # the last recap: (seat, from, lines)
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -314,7 +320,7 @@ class GameScreen(SteadyScreen[None]):
         the history, a room): what the previous player left open must not show to the next."""
         from mqtui.ui.screens.history import HistoryScreen
 
-        private = (ChooseAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
+        private = (ChooseAction, ConfirmAction, CommandPalette, CharityDialog, HistoryScreen, RoomScreen)
         while self.app.screen is not self and self in self.app.screen_stack:
             if not isinstance(self.app.screen, private):
                 break
@@ -399,7 +405,7 @@ class GameScreen(SteadyScreen[None]):
             self._turn_key = turn
             self.query_one(HeroSheet).shown = -1  # a new turn: back to your own hero
             if view.active == snap.seat and self._plays(snap.seat) and not snap.over:
-                self._recap(snap)
+                self._show_recap(snap)
         if snap.over and not self._over_shown:
             self._over_shown = True
             won = " and ".join(view.heroes[w].name for w in view.winners) or "Nobody"
@@ -411,11 +417,43 @@ class GameScreen(SteadyScreen[None]):
         if self._clock.running and self._clock.n != snap.n:
             self._clock.stop()
 
-    def _recap(self, snap: Snapshot) -> None:
-        """Your turn begins: what the others did since your last, in a few log-style lines."""
-        lines = self._recaps.turn_started(snap.view, snap.log, snap.seat)
-        if lines:
-            self.notify("\n".join(lines), title="Since your last turn", timeout=RECAP_SECONDS)
+    def _show_recap(self, snap: Snapshot) -> None:
+        """Your turn begins: what the others did since your last, in a few log-style lines; R opens
+        the replay at the moment one of them tells of (a game played on this computer)."""
+        entries = self._recaps.entries(snap.view, snap.log, snap.seat)
+        start = self._turn_at.get(snap.seat)
+        if isinstance(self.store, LocalStore):
+            self._turn_at[snap.seat] = len(self.store.actions)
+        if entries:
+            self._recap = (snap.seat, start, entries) if start is not None else None
+            more = "\nR: see them in the replay" if self._recap is not None else ""
+            text = "\n".join(e.text for e in entries) + more
+            self.notify(text, title="Since your last turn", timeout=RECAP_SECONDS)
+
+    def action_recap(self) -> None:
+        """The last recap's lines: the one chosen opens the replay at that moment, through your eyes."""
+        snap, recap = self.snapshot, self._recap
+        if snap is None or recap is None or recap[0] != snap.seat:
+            self.notify("No recap of the others' turns to replay yet.", title="Recap")
+            return
+        seat, start, entries = recap
+
+        def chosen(i: int | None) -> None:
+            from mqtui.timeline import Timeline, TimelineError
+            from mqtui.ui.screens.replay import ReplayScreen
+
+            if i is None:
+                return
+            try:
+                timeline = Timeline.from_store(self.store)
+            except TimelineError as exc:
+                self.notify(str(exc), title="No replay", severity="error")
+                return
+            at = recap_moment(timeline, start, seat, entries[i])
+            self.app.push_screen(ReplayScreen(timeline, seat=seat, at=at))
+
+        choices = [(e.text, i) for i, e in enumerate(entries)]
+        self.app.push_screen(ChooseAction("Since your last turn: see which in the replay?", choices), chosen)
 
     @property
     def final_fight(self) -> Any:
@@ -440,7 +478,29 @@ class GameScreen(SteadyScreen[None]):
 
     # -- doing things ---------------------------------------------------------------------------------
 
+    def asks_first(self) -> bool:
+        """Settings: ask before a risky action (a hopeless fight, a gift, a card for the other side)."""
+        return mq_app(self).settings.confirm_risky
+
     async def perform(self, action: Action) -> None:
+        """Do an action; a risky one (:func:`mqtui.ui.rails.risk`) is asked about once, first."""
+        snap = self.snapshot
+        question = risk(snap, self.cards, action) if snap is not None and self.asks_first() else ""
+        if snap is None or not question:
+            await self._send(action)
+        else:
+            self.confirm(action_label(action, snap, self.cards), question, partial(self._send, action))
+
+    def confirm(self, what: str, question: str, then: Callable[[], Awaitable[None]]) -> None:
+        """Ask ``question`` about an action (in words: ``what``); on a yes, ``then()`` does it."""
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await then()
+
+        self.app.push_screen(ConfirmAction(what, question), answered)
+
+    async def _send(self, action: Action) -> None:
         """Send an action to the store; an illegal one is explained."""
         snap = self.snapshot
         if self._advised is not None and snap is not None and self._advised[0] == snap.n:
@@ -463,7 +523,7 @@ class GameScreen(SteadyScreen[None]):
         snap = self.snapshot
         if snap is None or not actions:
             return
-        choices = labelled(actions, snap, self.cards)
+        choices = labelled(helpful_first(actions, snap, self.cards), snap, self.cards)
 
         async def chosen(action: Action | None) -> None:
             if action is not None:
@@ -480,13 +540,21 @@ class GameScreen(SteadyScreen[None]):
             return  # (a person chooses their own cards; a computer answers by itself)
         seat = snap.seat
 
-        async def chosen(uids: list[int] | None) -> None:
-            for uid in uids or []:
+        async def give(uids: list[int]) -> None:
+            for uid in uids:
                 current = self.store.snapshot()
                 action = Action(seat, "charity", uid)
                 if current.seat != seat or action not in current.legal:
                     break
-                await self.perform(action)
+                await self._send(action)
+
+        async def chosen(uids: list[int] | None) -> None:
+            if uids and to and self.asks_first():  # a gift: asked about once, for all the cards
+                names = ", ".join(self.cards.names[uid] for uid in uids)
+                question = f"Give {names} to {to}? A gift cannot be taken back."
+                self.confirm(f"Charity: {names}", question, partial(give, uids))
+            elif uids:
+                await give(uids)
 
         self.app.push_screen(CharityDialog(self.cards, list(snap.view.heroes[seat].hand), n, to), chosen)
 

@@ -119,9 +119,10 @@ class ReplayScreen(StyledAtMount, Screen[None]):
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     """What the panes show: the position ``at`` through the chosen eyes."""
 
-    def __init__(self, timeline: Timeline, seat: int | None = None) -> None:
+    def __init__(self, timeline: Timeline, seat: int | None = None, at: int | None = None) -> None:
         """``seat``: whose eyes (OPEN: every hand, finished games only; None: the default, which is
-        every hand open for a finished game and the deciding person's eyes for a game in progress)."""
+        every hand open for a finished game and the deciding person's eyes for a game in progress);
+        ``at``: the position it opens at (None: the last)."""
         super().__init__()
         self.timeline = timeline
         if seat is None:
@@ -130,7 +131,7 @@ class ReplayScreen(StyledAtMount, Screen[None]):
             seat = default_seat(timeline)
         self.eyes = seat if seat == OPEN or 0 <= seat < len(timeline.seats) else default_seat(timeline)
         self.hero = 0 if self.eyes == OPEN else self.eyes  # the hero whose hand shows with every hand open
-        self.at = timeline.last
+        self.at = timeline.last if at is None else max(0, min(timeline.last, at))
 
     def compose(self) -> ComposeResult:
         cards, seats = self.timeline.engine.cards, self.timeline.seats

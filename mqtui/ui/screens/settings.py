@@ -79,6 +79,9 @@ class SettingsScreen(Dialog[Settings], inherit_bindings=False):
             yield TextCheckbox(
                 "Advisor: what the computer would do (w)", self.settings.advisor, id="advisor", compact=True
             )
+            yield TextCheckbox(
+                "Ask before risky actions", self.settings.confirm_risky, id="risky", compact=True
+            )
             with Horizontal():
                 yield Button("Save (Ctrl+S)", variant="primary", id="save", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
@@ -104,6 +107,7 @@ class SettingsScreen(Dialog[Settings], inherit_bindings=False):
             pass_countdown=int(countdown.id.removeprefix("countdown-")) if countdown and countdown.id else 3,
             handoff=self.query_one("#handoff", Checkbox).value,
             advisor=self.query_one("#advisor", Checkbox).value,
+            confirm_risky=self.query_one("#risky", Checkbox).value,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
