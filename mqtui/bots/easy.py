@@ -41,11 +41,13 @@ from mqtui.engine.state import ACT, INVITE, WINDOW, Hero, State
 
 # the normal policy, less cut-throat: no interference weight, no curses by calculation, less fear of
 # the table, and straight to the boss at Level 10
-EASY_PARAMS = Params(interfere=0.0, curse_floor=99.0, leader_fear=0.5, boss_ready=0.0, help_margin=0.0)
-SLIP = 0.25  # chance of a small mistake where one is possible
+EASY_PARAMS = Params(
+    interfere=0.0, curse_floor=99.0, leader_fear=0.5, boss_ready=0.0, help_margin=0.0, fight_floor=0.4
+)
+SLIP = 0.6  # chance of a small mistake where one is possible
 FORGET = 0.5  # chance of forgetting a one-shot it meant to use
 SPOILER = 0.25  # chance of playing the normal bot's card against a hero about to win
-CURSE = 0.1  # chance of playing a curse (on a random opponent) when ending the turn
+CURSE = 1.0  # chance of playing a curse it holds (on a random opponent) when ending the turn
 HELP_BELOW = 0.55  # asks for help when its own odds are under this
 
 
