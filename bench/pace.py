@@ -45,6 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bots import wilson
 from mqtui.bots import seat_bot
 from mqtui.bots.eval import p_win
 from mqtui.engine.actions import Action
@@ -317,16 +318,6 @@ def summarise(players: int, kinds: tuple[str, ...], results: list[Pace]) -> dict
         "drawn_in_reach": round(sum(p.drawn_in_reach for p in results) / drawn, 3) if drawn else 0.0,
         "drawn_anywhere": round(sum(p.drawn_anywhere for p in results) / drawn, 3) if drawn else 0.0,
     }
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% (Wilson) interval of a rate of ``wins`` in ``n``."""
-    if not n:
-        return 0.0, 0.0
-    rate = wins / n
-    mid = (rate + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * ((rate * (1 - rate) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return mid - half, mid + half
 
 
 def show(report: dict[str, Any]) -> None:
