@@ -10,12 +10,23 @@ one ``mqtui sim`` and the app put there, :func:`mqtui.bots.seat_bot`, asked as t
 - **rounds to the win** of the finished games: median and quartiles (and how many hit the cap);
 - **Level by round**: the mean Level of the leader, the second hero, ... at the end of each round,
   over the games still running (the heroes are ranked by Level in each game);
+- **the first seat** (where the app seats the person, against the computer players of the others): how
+  often it wins, with its 95% interval, and the **minutes** of a game by the model below;
+- **per bot kind**: Levels gained in its own fights (killing or helping), from anything else (cards,
+  gold), lost; curses and cards played into another hero's fight against them; boss fights and wins;
 - **fair fights**: of the fights a Level 1-3 hero walks into (a monster met by walking in, exploring,
   starting the turn with it or challenging it; not the boss), the share it could win by the dice
   (P(win) >= 50% with the strength on the table as the fight starts, before any card) alone, and alone
   or with one helper: the strongest other living hero standing where they could be invited (same or
   next room), and the strongest other living hero anywhere (one who could have walked over).
   The target of issue 16 counts "alone or with one helper anywhere".
+
+Minutes (a model, docs/balance.md): the app waits ``BOT_DELAY`` seconds before each computer action
+(a quarter of it for a pass, a done or building a hero before the first turn: ``LocalStore._pause_before``
+at the default speed), and the person in the first seat takes ``THINK`` seconds for a decision of
+their own (two or more actions), ``KEY`` for a forced one (one action), nothing for a window in another
+hero's fight where passing is all they can do (it passes at once), and the countdown (``COUNTDOWN``) for
+one where they could play a card but pass; playing a card there counts as a decision.
 
 The games are watched from outside (the state before and after each action); nothing in the engine
 knows it is being measured.
@@ -34,8 +45,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bots import wilson
 from mqtui.bots import seat_bot
 from mqtui.bots.eval import p_win
+from mqtui.engine.actions import Action
 from mqtui.engine.board import adjacent
 from mqtui.engine.cards import CardTable
 from mqtui.engine.combat import hero_terms, monster_terms, room_rules
@@ -43,11 +56,16 @@ from mqtui.engine.content import load_content
 from mqtui.engine.defs import COLOURS
 from mqtui.engine.game import Engine
 from mqtui.engine.heroes import has_power
-from mqtui.engine.state import STAGE_OVER, Combat, Monster, State
+from mqtui.engine.state import SETUP, STAGE_OVER, WINDOW, Combat, Monster, State
 from mqtui.hosting import Host
 from mqtui.sim import DEFAULT_ROUND_CAP, NAMES
+from mqtui.ui.settings import BOT_SPEEDS, Settings
 
 LOW = 3  # a "low" hero: Level 1 to LOW
+BOT_DELAY = BOT_SPEEDS["normal"]  # the app's default pause before a computer action (a quarter: routine)
+THINK = 6.0  # seconds a person takes for a decision of their own
+KEY = 1.0  # ... for a forced step (one legal action: a key to go on)
+COUNTDOWN = float(Settings().pass_countdown)  # a window they could play in but let pass
 
 
 @dataclass
@@ -65,6 +83,12 @@ class Pace:
     drawn_alone: int = 0
     drawn_in_reach: int = 0
     drawn_anywhere: int = 0
+    winners: list[int] = field(default_factory=list)
+    seconds: float = 0.0  # the minutes model: the person in the first seat and the app's pauses
+    by_kind: dict[str, dict[str, int]] = field(default_factory=dict)  # bot kind -> counts (KIND_COUNTS)
+
+
+KIND_COUNTS = ("seats", "fight_levels", "other_levels", "lost_levels", "curses", "against", "boss", "wins")
 
 
 def _p(t: CardTable, s: State, c: Combat) -> float:
@@ -115,18 +139,76 @@ def _drawn(t: CardTable, s: State, seat: int, m: Monster, p: Pace) -> None:
     p.drawn_anywhere += anywhere
 
 
+def _seconds(state: State, seat: int, legal: list[Action], action: Action) -> float:
+    """What one decision adds to the minutes of a game (the model of the module's docstring)."""
+    frame = state.frames[-1]
+    if seat:
+        routine = frame.kind == SETUP or action.kind in ("pass", "done")
+        return BOT_DELAY / 4 if routine else BOT_DELAY
+    c = state.combat
+    theirs = frame.kind == WINDOW and c is not None and seat not in (c.active, c.helper)
+    if theirs and all(a.kind == "pass" for a in legal):
+        return 0.0
+    if theirs and action.kind == "pass":
+        return COUNTDOWN
+    return KEY if len(legal) == 1 else THINK
+
+
+def _count(p: Pace, kind: str, key: str, n: int = 1) -> None:
+    row = p.by_kind.setdefault(kind, dict.fromkeys(KIND_COUNTS, 0))
+    row[key] += n
+
+
+def _watch(
+    p: Pace,
+    bots: list[str],
+    before: tuple[Combat | None, str, list[int]],
+    seat: int,
+    action: Action,
+    after: State,
+) -> None:
+    """The per-kind counts of one action: Levels won and lost and where from, cards against a hero
+    (``before``: the fight, the frame kind and the heroes' Levels before the action)."""
+    c, frame, levels = before
+    fighters = (c.active, c.helper) if c is not None else ()
+    ended = c is not None and after.combat is not c
+    for hero, old in zip(after.heroes, levels, strict=True):
+        delta = hero.level - old
+        if delta > 0:
+            _count(
+                p,
+                bots[hero.seat],
+                "fight_levels" if ended and hero.seat in fighters else "other_levels",
+                delta,
+            )
+        elif delta < 0:
+            _count(p, bots[hero.seat], "lost_levels", -delta)
+    if action.kind == "curse":
+        _count(p, bots[seat], "curses")
+    elif c is not None and frame == WINDOW and seat not in fighters and action.kind != "pass":
+        _count(p, bots[seat], "against")
+    if c is not None and c.boss and ended:
+        _count(p, bots[c.active], "boss")
+
+
 def play(engine: Engine, bots: list[str], seed: int, cap: int) -> Pace:
     t = engine.cards
     seats = [seat_bot(kind, seed, i) for i, kind in enumerate(bots)]
     state, _ = engine.new_game([(NAMES[i], COLOURS[i]) for i in range(len(bots))], seed)
     host = Host(engine, state, rollback=False)
     p = Pace()
+    for kind in bots:
+        _count(p, kind, "seats")
     while state.stage != STAGE_OVER and state.round <= cap:
         seat = engine.deciding(state)
-        action = host.decide(seats[seat], seat).action
+        legal = list(engine.legal(state, seat))
+        action = host.decide(seats[seat], seat, legal).action
+        p.seconds += _seconds(state, seat, legal, action)
+        before = (state.combat, state.frames[-1].kind, [h.level for h in state.heroes])
         before_round, before_fight, before_monster = state.round, state.combat, state.next_monster
         low = state.heroes[seat].level <= LOW and action.kind in ("move", "search")
         engine.apply(state, action)
+        _watch(p, bots, before, seat, action, state)
         if low and state.next_monster > before_monster:
             hero = state.heroes[seat]
             for m in state.monsters:
@@ -139,6 +221,9 @@ def play(engine: Engine, bots: list[str], seed: int, cap: int) -> Pace:
             p.levels.append(sorted((h.level for h in state.heroes), reverse=True))
     p.rounds = state.round
     p.finished = state.stage == STAGE_OVER
+    p.winners = list(state.winners)
+    for w in p.winners:
+        _count(p, bots[w], "wins")
     return p
 
 
@@ -189,6 +274,15 @@ def summarise(players: int, kinds: tuple[str, ...], results: list[Pace]) -> dict
             }
         )
     low = sum(p.low_fights for p in results)
+    first_wins = sum(0 in p.winners for p in results)
+    minutes = sorted(p.seconds / 60 for p in results if p.finished)
+    mq = statistics.quantiles(minutes, n=4, method="inclusive") if len(minutes) > 1 else [0.0, 0.0, 0.0]
+    by_kind: dict[str, dict[str, int]] = {}
+    for p in results:
+        for kind, row in p.by_kind.items():
+            into = by_kind.setdefault(kind, dict.fromkeys(KIND_COUNTS, 0))
+            for key, n in row.items():
+                into[key] += n
     monster_levels = [lv for p in results for lv in p.monster_levels]
     drawn = sum(p.drawn for p in results)
     return {
@@ -201,6 +295,15 @@ def summarise(players: int, kinds: tuple[str, ...], results: list[Pace]) -> dict
             "median": q[1],
             "q3": q[2],
             "mean": round(statistics.fmean(done), 2) if done else 0,
+        },
+        "first_seat_wins": first_wins,
+        "first_seat_win_rate": round(first_wins / len(results), 3) if results else 0.0,
+        "first_seat_interval": [round(x, 3) for x in wilson(first_wins, len(results))],
+        "minutes": {"q1": round(mq[0], 1), "median": round(mq[1], 1), "q3": round(mq[2], 1)},
+        "per_seat_game": {
+            kind: {k: round(v / row["seats"], 2) for k, v in row.items() if k != "seats"}
+            | {"seats": row["seats"]}
+            for kind, row in sorted(by_kind.items())
         },
         "levels_by_round": by_round,
         "low_fights": low,
@@ -224,6 +327,17 @@ def show(report: dict[str, Any]) -> None:
         f"\n{n} players ({','.join(report['bots'])}), {report['games']} games, {report['finished']} finished"
     )
     print(f"  rounds to the win: median {r['median']}, quartiles {r['q1']}-{r['q3']}, mean {r['mean']}")
+    lo, hi = report["first_seat_interval"]
+    m = report["minutes"]
+    print(
+        f"  the first seat ({report['bots'][0]}) wins {report['first_seat_win_rate']:.1%} "
+        f"(95% {lo:.1%}-{hi:.1%}); minutes (model) median {m['median']}, quartiles {m['q1']}-{m['q3']}"
+    )
+    for kind, row in report["per_seat_game"].items():
+        print(
+            f"  per {kind} seat and game ({row['seats']} seats): "
+            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in row.items() if k != "seats")
+        )
     print(
         f"  Level 1-{LOW} heroes' fights: {report['low_fights']} ({report['low_fights_per_game']} a game); "
         f"beatable alone {report['beatable_alone']:.1%}, with a helper in reach "

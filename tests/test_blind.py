@@ -243,7 +243,9 @@ KINDS = ("hard", "normal", "easy", "random")
 @pytest.mark.slow(seconds=10)
 def test_the_simulators_bots_are_blind(engine: Engine, watch: Watch, monkeypatch: pytest.MonkeyPatch) -> None:
     quick_bots(monkeypatch)
-    for seed, kinds in ((3, KINDS), (4, ("easy", "hard", "normal"))):
+    # (seed 5: a game of ten rounds, long enough that every kind is asked often; seed 3's game took
+    # three rounds once the easy bot played its curses, and the random seat was asked 18 times)
+    for seed, kinds in ((5, KINDS), (4, ("easy", "hard", "normal"))):
         result = sim.play_game(engine, kinds, seed, round_cap=10)
         assert not result.error, result.error
         watch.kept.clear()

@@ -225,13 +225,15 @@ async def test_the_recap_shows_when_your_turn_comes_round() -> None:
 
 
 def test_a_window_that_could_stop_a_win_never_passes_by_itself() -> None:
-    """Another hero's boss fight, with a card to play: no countdown (an ordinary fight counts down)."""
+    """Another hero's boss fight, or the fight of a Level 9 hero (a kill takes them to Level 10 and
+    to the boss), with a card to play: no countdown (an ordinary fight counts down)."""
     store = store_for((("Ann", "human"), ("Bob", "human")))
     view = copy.deepcopy(store.state)
     view.frames = [*view.frames, Frame(kind=WINDOW, seat=1, stage="pre")]
     legal = (Action(1, "pass"), Action(1, "play", hero(store, 1).hand[0]))
-    for boss, counts in ((False, True), (True, False)):
+    for boss, level, waits in ((False, 1, False), (False, 8, False), (False, 9, True), (True, 10, True)):
+        view.heroes[0].level = level
         view.combat = Combat(x=0, y=0, active=0, monsters=[], boss=boss)
         snap = Snapshot(seat=1, view=view, legal=legal, deciding=1, log=(), n=view.n)
-        assert counts_down(snap) is counts
-        assert could_stop_a_win(snap) is boss
+        assert counts_down(snap) is not waits
+        assert could_stop_a_win(snap) is waits

@@ -5,14 +5,16 @@ building), with these differences:
 
 - **No play for the kill.** In someone else's fight it passes; only when that fight would give the
   game away (the boss fight, or a kill that takes a hero to Level 10) does it sometimes play the card
-  the normal bot would. Curses are played now and then, at the end of its turn, on an opponent picked
-  at random: never aimed at the leader or at the weakest hero.
+  the normal bot would. It plays the curses it holds, one at the end of each turn, on an opponent
+  picked at random: never aimed at the leader or at the weakest hero (they slow every hero alike, so a
+  first game lasts; docs/balance.md).
 - **Fair help.** It asks for help when a fight looks doubtful, offering half the Treasure (rounded
   up, no first pick; 100 gold when there is no Treasure), and it accepts fair offers on the fight's
   odds alone, without weighing whether the helped player is a rival (it still won't carry a hero to
   Level 10).
-- **Casual slips.** Now and then it wanders toward the second-best goal, forgets a one-shot it meant
-  to use, or ends its turn a little early. At Level 10 it goes for the boss at once.
+- **Casual slips.** More often than not it wanders toward the second-best goal (or ends its turn a
+  little early); it forgets a one-shot it meant to use, and walks only into fights clearly worth it.
+  At Level 10 it goes for the boss at once.
 
 Randomness comes from the bot's seed and the view's state number, so a decision depends only on what
 the seat sees and replays exactly.
@@ -40,12 +42,14 @@ from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import ACT, INVITE, WINDOW, Hero, State
 
 # the normal policy, less cut-throat: no interference weight, no curses by calculation, less fear of
-# the table, and straight to the boss at Level 10
-EASY_PARAMS = Params(interfere=0.0, curse_floor=99.0, leader_fear=0.5, boss_ready=0.0, help_margin=0.0)
-SLIP = 0.25  # chance of a small mistake where one is possible
+# the table, only fights clearly worth it, and straight to the boss at Level 10
+EASY_PARAMS = Params(
+    interfere=0.0, curse_floor=99.0, leader_fear=0.5, boss_ready=0.0, help_margin=0.0, fight_floor=0.4
+)
+SLIP = 0.6  # chance of a small mistake where one is possible
 FORGET = 0.5  # chance of forgetting a one-shot it meant to use
 SPOILER = 0.25  # chance of playing the normal bot's card against a hero about to win
-CURSE = 0.1  # chance of playing a curse (on a random opponent) when ending the turn
+CURSE = 1.0  # chance of playing a curse it holds (on a random opponent) when ending the turn
 HELP_BELOW = 0.55  # asks for help when its own odds are under this
 
 

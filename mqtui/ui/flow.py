@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from textual.timer import Timer
 from textual.widget import Widget
 
+from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import WINDOW
 from mqtui.store import Snapshot
 
@@ -33,14 +34,18 @@ def nothing_to_play(snap: Snapshot) -> bool:
 
 
 def could_stop_a_win(snap: Snapshot) -> bool:
-    """A boss fight the viewer is not fighting in: a card played now may stop another hero winning."""
+    """A fight the viewer is not fighting in where a card played now may stop another hero winning:
+    the boss fight, or the fight of a Level 9 hero, whose kill (every kill gives a level) is the
+    Level 10 that sends them to the boss (a hero reaches Level 10 only by a kill)."""
     combat = snap.view.combat
-    return combat is not None and combat.boss and snap.seat not in (combat.active, combat.helper)
+    if combat is None or snap.seat in (combat.active, combat.helper):
+        return False
+    return combat.boss or snap.view.heroes[combat.active].level >= MAX_LEVEL - 1
 
 
 def counts_down(snap: Snapshot) -> bool:
     """Another player's fight, and the viewer could play a card in it: pass unless they stop the clock
-    (never in a boss fight that another hero could win: that window waits for the viewer)."""
+    (never in a fight that could lead another hero to win: that window waits for the viewer)."""
     return in_window(snap) and any(a.kind == "pass" for a in snap.legal) and not could_stop_a_win(snap)
 
 
