@@ -5,7 +5,7 @@ invariants checked after every action (``engine_helpers.check_invariants``).
 
 Each game is made from its seed alone (``python -m pytest tests/test_deep.py --deep -k "[chunk]"``
 plays one chunk again): the seats, the pack, every random choice, when to save and when to undo (the
-hard computer player's search is a budget of rollout steps; its wall-clock cap is ten seconds, far
+hard computer player's search is a budget of rollout steps; its wall-clock cap is thirty seconds, far
 above what it takes). The failure message names the seed and the action.
 """
 
