@@ -353,6 +353,25 @@ def test_the_hard_bot_values_its_fight_cards_above_their_face_value(engine: Engi
     assert HardBot().hoard == 2.0
 
 
+def test_the_hard_bot_values_a_win_alone_above_a_shared_one(engine: Engine) -> None:
+    """A shared boss win counts for each winner, but the hard bot plays to win alone: in its score a
+    shared win is worth 0.3 of one alone, still far above a loss and above an open position."""
+    t = engine.cards
+    s = new_game(engine, 11)
+    bot = HardBot()
+    open_position = position_score(t, s, 0, bot.hoard, bot.shared)
+
+    def worth(winners: list[int]) -> float:
+        s.winners = winners
+        return position_score(t, s, 0, bot.hoard, bot.shared)
+
+    alone, shared, lost = worth([0]), worth([0, 1]), worth([1])
+    assert alone == 50.0 and shared == pytest.approx(0.3 * alone)
+    assert lost < open_position < shared < alone
+    s.winners = [0, 1]
+    assert position_score(t, s, 0) == 50.0  # by default (the rest of the code) a shared win is a win
+
+
 def test_hard_bot_plays_a_moves_card_to_reach_the_boss_the_turn_it_hits_level_10(engine: Engine) -> None:
     """A Level 10 hero that cannot reach the Entrance this turn is open to the others' curses for a
     round; the hard bot's dash plays a Moves card that brings the Entrance in reach (the normal bot

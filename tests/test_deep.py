@@ -4,9 +4,9 @@ seats played by random legal choices, saves loaded back and actions taken back a
 invariants checked after every action (``engine_helpers.check_invariants``).
 
 Each game is made from its seed alone (``python -m pytest tests/test_deep.py --deep -k "[chunk]"``
-plays one chunk again): the seats, the pack, every random choice, when to save and when to undo. The
-hard computer player stops a search at a wall-clock deadline, so a game with one may take another path
-on a loaded machine; the failure message names the seed and the action.
+plays one chunk again): the seats, the pack, every random choice, when to save and when to undo (the
+hard computer player's search is a budget of rollout steps; its wall-clock cap is thirty seconds, far
+above what it takes). The failure message names the seed and the action.
 """
 
 from __future__ import annotations

@@ -265,13 +265,16 @@ def hero_value(t: CardTable, s: State, hero: Hero, own: bool = True, hoard: floa
     return v
 
 
-def position_score(t: CardTable, s: State, seat: int, hoard: float = 1.0) -> float:
+def position_score(t: CardTable, s: State, seat: int, hoard: float = 1.0, shared: float = 1.0) -> float:
     """How good the position is for ``seat``: its value against its strongest opponents, in level units.
 
-    A won game is worth a lot; otherwise opponents near Level 10 count heavily against the seat.
-    ``hoard`` weighs the seat's own fight cards (see :func:`hero_value`)."""
+    A won game is worth a lot (``shared`` of it when the win is shared with others); otherwise
+    opponents near Level 10 count heavily against the seat. ``hoard`` weighs the seat's own fight
+    cards (see :func:`hero_value`)."""
     if s.winners:
-        return 50.0 if seat in s.winners else -50.0
+        if seat not in s.winners:
+            return -50.0
+        return 50.0 if len(s.winners) == 1 else 50.0 * shared
     me = hero_value(t, s, s.heroes[seat], own=True, hoard=hoard)
     others = sorted((hero_value(t, s, h, own=False) for h in s.heroes if h.seat != seat), reverse=True)
     if not others:
