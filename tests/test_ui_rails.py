@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from endgame_helpers import game_until
+from rich.text import Text
+from screen_text import notes
 from textual.command import CommandPalette
 from textual.widgets import OptionList
 from ui_helpers import (
@@ -122,8 +124,11 @@ async def test_the_move_line_fits_one_line_of_the_actions_pane_at_80x24() -> Non
         await settle(pilot, app)
         pane = app.screen.query_one(ActionList)
         width = pane.scrollable_content_region.width
-        i = next(i for i, entry in enumerate(pane._entries) if entry[0] == NORTH)
-        whole = pane._labels[i]  # (as the highlighted line shows it: not cut)
+        i = next(i for i, entry in enumerate(pane.entries) if entry[0] == NORTH)
+        pane.highlighted = i  # (the highlighted line shows its whole label: not cut)
+        await pilot.pause()
+        whole = pane.get_option_at_index(i).prompt
+        assert isinstance(whole, Text)
         assert whole.plain.endswith("⚔0% vs L11") and whole.cell_len <= width, (whole.plain, width)
 
 
@@ -371,9 +376,13 @@ async def test_a_recap_line_opens_the_replay_at_that_moment() -> None:
                 break
             if app.screen is game and snap.n == store.state.n and snap.legal:
                 await pilot.press("n" if any(a.kind == "decline" for a in snap.legal) else "space")
-        recaps = [n.message for n in app._notifications if n.title == "Since your last turn"]
-        assert recaps and recaps[-1].endswith("R: see them in the replay")
-        first = recaps[-1].splitlines()[0]
+
+        def recaps() -> list[str]:  # (each toast as shown: its title, a line break, the message)
+            return [n.split("\n", 1)[1] for n in notes(app) if n.startswith("Since your last turn\n")]
+
+        await until(pilot, lambda: bool(recaps()), "the recap's toast")
+        assert recaps()[-1].endswith("R: see them in the replay")
+        first = recaps()[-1].splitlines()[0]
         await pilot.press("R")
         await until(pilot, lambda: isinstance(app.screen, ChooseAction), "the recap's lines")
         await pilot.press("enter")
