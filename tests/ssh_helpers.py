@@ -194,12 +194,13 @@ class Term:
 def ssh_term(
     port: int, user: str, *extra: str, key: Path | None = None, size: tuple[int, int] = (150, 45)
 ) -> Term:
-    argv = ["ssh", "-tt", "-p", str(port), *SSH_OPTS]
+    # ``extra`` first: for an ``-o`` option ssh keeps the first value it is given, so a test's own wins
+    argv = ["ssh", "-tt", "-p", str(port), *extra, *SSH_OPTS]
     if key is not None:
         argv += ["-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "PreferredAuthentications=publickey"]
     else:
         argv += ["-o", "PubkeyAuthentication=no"]
-    return Term([*argv, *extra, f"{user}@127.0.0.1"], size)
+    return Term([*argv, f"{user}@127.0.0.1"], size)
 
 
 def write_key(path: Path) -> asyncssh.SSHKey:

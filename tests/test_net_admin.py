@@ -68,8 +68,12 @@ async def test_admin_lists_tells_kicks_and_bans_and_the_ban_outlives_a_restart(
     try:
         host = await start()
         assert sock.stat().st_mode & 0o777 == 0o600
-        bob_log = tmp_path / "bob-ssh.log"  # what Bob's ssh says (-E: its messages, not its terminal's)
-        ann, bob = ssh(host, "0", "127.0.0.1"), ssh(host, "1", "127.0.0.2", "-E", str(bob_log))
+        bob_log = tmp_path / "bob-ssh.log"  # what Bob's ssh says (-E: its messages, not its terminal's;
+        # LogLevel INFO: the level of its 'Received disconnect' line)
+        ann, bob = (
+            ssh(host, "0", "127.0.0.1"),
+            ssh(host, "1", "127.0.0.2", "-E", str(bob_log), "-o", "LogLevel=INFO"),
+        )
         await ann.expect(r"seat 0 Ann - state 0 ")
         await bob.expect(r"seat 1 Bob - state 0 ")
         # list, with the command itself
