@@ -41,7 +41,7 @@ from textual.screen import Screen
 
 from mqtui.net.remote import NOT_HERE
 from mqtui.net.watchers import FRAME_BEGIN, FRAME_END, READY, SHARED_VIEW_ENV
-from mqtui.ui.textual_internals import ActionGate, XTermParser, draw_whole_screen, pending_drawn
+from mqtui.ui.textual_internals import ActionGate, XTermParser
 
 
 @dataclass(frozen=True)
@@ -210,14 +210,15 @@ class SessionDriver(LinuxDriver):
             self.flush()
 
     def whole_screen(self) -> None:
-        """Write the whole screen between two markers, for the watchers who need all of it (the host
-        asks with SIGUSR1); what was pending first, to everyone."""
-        app = self.session_app
-        if not pending_drawn(app):
-            app.set_timer(0.05, self.whole_screen)  # (inside a batch of updates: soon)
-            return
+        """Write the whole screen after a marker, for the watchers who need all of it (the host asks with
+        SIGUSR1): the screen is painted again, every cell of it (Textual's own update, of the screen's
+        whole region), and the end marker follows once that is drawn. What else is drawn meanwhile is
+        in the frame too: every watcher gets the frame's bytes (:mod:`mqtui.net.watchers`)."""
         self.write(FRAME_BEGIN)
-        draw_whole_screen(app)
+        self.session_app.screen.refresh()
+        self.session_app.call_after_refresh(self.frame_end)
+
+    def frame_end(self) -> None:
         self.write(FRAME_END)
         self.flush()
 
