@@ -268,11 +268,15 @@ async def test_an_apps_requests_for_links_and_files_reach_no_page() -> None:
             sent.append("close")
 
     app = WebApp(["true"], {}, -1, Socket())  # type: ignore[arg-type]
-    await app.on_meta(json.dumps({"type": "open_url", "url": "file:///etc/passwd", "new_tab": True}).encode())
-    await app.on_meta(json.dumps({"type": "deliver_file_start", "key": "k", "path": "/etc/passwd"}).encode())
-    await app.on_meta(json.dumps({"type": "exit"}).encode())
-    await app.on_packed(b"\x00")
-    await app.on_data(b"screen")
+    await app.on_packet(
+        b"M", json.dumps({"type": "open_url", "url": "file:///etc/passwd", "new_tab": True}).encode()
+    )
+    await app.on_packet(
+        b"M", json.dumps({"type": "deliver_file_start", "key": "k", "path": "/etc/passwd"}).encode()
+    )
+    await app.on_packet(b"M", json.dumps({"type": "exit"}).encode())
+    await app.on_packet(b"P", b"\x00")
+    await app.on_packet(b"D", b"screen")
     assert sent == [b"screen"]
 
 

@@ -122,6 +122,26 @@ def test_a_served_game_its_join_codes_and_its_log_are_private(data: Path) -> Non
     assert mode(log) == 0o600 and log.read_text() == "code-ABCD\nmore\n"
 
 
+def test_the_host_log_and_its_rotated_files_are_private(tmp_path: Path) -> None:
+    import logging
+
+    from mqtui.net.logline import PrivateRotatingFile
+
+    log = tmp_path / "host.log"
+    handler = PrivateRotatingFile(log, maxBytes=60, backupCount=2, encoding="utf-8")
+    record = logging.LogRecord("mqtui.net", logging.INFO, __file__, 1, "a line of the host's log", None, None)
+    try:
+        assert mode(log) == 0o600  # made before the first line
+        for _ in range(8):
+            handler.emit(record)
+    finally:
+        handler.close()
+    files = sorted(tmp_path.glob("host.log*"))
+    assert [f.name for f in files] == ["host.log", "host.log.1", "host.log.2"]
+    assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}
+    assert all(f.read_text() for f in files[1:])  # the rotated ones hold lines
+
+
 def test_settings_and_the_host_key_go_through_the_same_helper(data: Path) -> None:
     save_settings(Settings(theme="x"))
     key = data / "ssh" / "host_key"

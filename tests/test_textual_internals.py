@@ -95,15 +95,7 @@ async def test_entry_4_a_scrolling_widgets_bars_follow_its_virtual_size() -> Non
         assert box.vertical_scrollbar.window_virtual_size == 80, "entry 4 (Widget._scroll_update)"
 
 
-async def test_entry_5_the_whole_screen_is_drawn_again_on_request() -> None:
-    app = Logged()
-    async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause()
-        assert ti.pending_drawn(app), "entry 5 (App._batch_count, Screen._compositor_refresh)"
-        ti.draw_whole_screen(app)  # (headless, drawn nowhere: what it calls must be there, or it raises)
-
-
-def test_entry_6_exit_at_once_ends_the_process_with_its_code_and_waits_for_no_thread() -> None:
+def test_entry_5_exit_at_once_ends_the_process_with_its_code_and_waits_for_no_thread() -> None:
     program = (
         "import threading, time\n"
         "from mqtui.ui.textual_internals import exit_at_once\n"
@@ -111,4 +103,4 @@ def test_entry_6_exit_at_once_ends_the_process_with_its_code_and_waits_for_no_th
         "exit_at_once(3)\n"
     )
     ended = subprocess.run([sys.executable, "-c", program], timeout=60, check=False)
-    assert ended.returncode == 3, "entry 6 (os._exit)"
+    assert ended.returncode == 3, "entry 5 (os._exit)"

@@ -185,7 +185,8 @@ async def player_does(pilot: Pilot[object], app: MQApp, action: Action) -> None:
         await until(pilot, lambda: isinstance(app.screen, CharityDialog), "the charity dialog")
         dialog = app.screen
         assert isinstance(dialog, CharityDialog)
-        await _highlight(pilot, dialog._options, f"card-{action.a}")
+        await until(pilot, lambda: bool(dialog.query(OptionList)), "the charity dialog's cards")
+        await _highlight(pilot, dialog.query_one(OptionList), f"card-{action.a}")
         await pilot.press("space", "enter")
     elif action.kind in CARD_KINDS:
         hand = screen.query_one(CardList)
@@ -197,7 +198,7 @@ async def player_does(pilot: Pilot[object], app: MQApp, action: Action) -> None:
         if isinstance(app.screen, ChooseAction):
             await _choose(pilot, app, action)
     else:  # the actions pane: the action's number
-        entries = screen.query_one(ActionList)._entries
+        entries = screen.query_one(ActionList).entries
         i = next(i for i, acts in enumerate(entries) if action in acts)
         await pilot.press(str(i + 1))
         if len(entries[i]) > 1:

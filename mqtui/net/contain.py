@@ -22,6 +22,7 @@ session"), with :data:`EXIT_MEMORY`; out of CPU time, with :data:`EXIT_CPU`. The
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import logging
 import mmap
@@ -77,6 +78,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Containment | None:
 
 def apply(c: Containment) -> None:
     """Contain this process (a session's app, at its start)."""
+    # what end() calls, loaded now, under no limit (the app would load it anyway: it uses Textual)
+    importlib.import_module("mqtui.ui.textual_internals")
 
     def limit(which: int, value: int) -> None:
         with contextlib.suppress(ValueError, OSError):
@@ -162,4 +165,7 @@ def end(code: int, c: Containment | None) -> None:
     text = f"\r\nmqtui: this session was ended: {message(code, c)}. You can connect again.\r\n"
     with contextlib.suppress(OSError):
         os.write(1, _RESET + text.encode())
-    os._exit(code)
+    # (loaded by apply before the limits were set: an app out of memory imports nothing new here)
+    from mqtui.ui.textual_internals import exit_at_once
+
+    exit_at_once(code)

@@ -41,7 +41,7 @@ from textual.screen import Screen
 
 from mqtui.net.remote import NOT_HERE
 from mqtui.net.watchers import FRAME_BEGIN, FRAME_END, READY, SHARED_VIEW_ENV
-from mqtui.ui.textual_internals import ActionGate, XTermParser, draw_whole_screen, pending_drawn
+from mqtui.ui.textual_internals import ActionGate, XTermParser
 
 
 @dataclass(frozen=True)
@@ -189,6 +189,7 @@ class SessionDriver(LinuxDriver):
         self, app: Any, *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self.session_app: App[Any] = app  # (our own reference: Textual's Driver keeps it private)
         if isinstance(app, RemoteApp):  # (Textual's answer to it is SIGSTOP: the host's process)
             signal.signal(signal.SIGTSTP, signal.SIG_IGN)
         self.exit_event = WakingEvent()
@@ -203,20 +204,21 @@ class SessionDriver(LinuxDriver):
         super().start_application_mode()  # type: ignore[no-untyped-call]
         if os.environ.get(SHARED_VIEW_ENV):  # the watchers' shared view (mqtui.net.watchers)
             asyncio.get_running_loop().add_signal_handler(
-                signal.SIGUSR1, lambda: self._app.call_later(self.whole_screen)
+                signal.SIGUSR1, lambda: self.session_app.call_later(self.whole_screen)
             )
             self.write(READY)
             self.flush()
 
     def whole_screen(self) -> None:
-        """Write the whole screen between two markers, for the watchers who need all of it (the host
-        asks with SIGUSR1); what was pending first, to everyone."""
-        app = self._app
-        if not pending_drawn(app):
-            app.set_timer(0.05, self.whole_screen)  # (inside a batch of updates: soon)
-            return
+        """Write the whole screen after a marker, for the watchers who need all of it (the host asks with
+        SIGUSR1): the screen is painted again, every cell of it (Textual's own update, of the screen's
+        whole region), and the end marker follows once that is drawn. What else is drawn meanwhile is
+        in the frame too: every watcher gets the frame's bytes (:mod:`mqtui.net.watchers`)."""
         self.write(FRAME_BEGIN)
-        draw_whole_screen(app)
+        self.session_app.screen.refresh()
+        self.session_app.call_after_refresh(self.frame_end)
+
+    def frame_end(self) -> None:
         self.write(FRAME_END)
         self.flush()
 

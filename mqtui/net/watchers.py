@@ -7,10 +7,12 @@ as any session's app (its own pty, forked from the fork server), whose output is
 them, as dgamelaunch and DCSS watchers share one stream:
 
 - **Joining late.** The host asks the shared app (SIGUSR1) for the whole screen; the app's driver
-  (:class:`~mqtui.net.remote_app.SessionDriver`, with ``MQTUI_SHARED_VIEW`` set) writes what was pending,
-  then :data:`FRAME_BEGIN`, the whole screen, :data:`FRAME_END` (markers the host strips). A new watcher
-  gets nothing until a frame begins, then everything from there; the watchers who have the screen
-  already skip the frame. Requests are coalesced: at most one frame each :data:`FRAME_EVERY` seconds.
+  (:class:`~mqtui.net.remote_app.SessionDriver`, with ``MQTUI_SHARED_VIEW`` set) writes
+  :data:`FRAME_BEGIN`, paints the whole screen again (through Textual's public ``refresh``), and writes
+  :data:`FRAME_END` once that is drawn (markers the host strips). A new watcher gets nothing until a
+  frame begins, then everything from there; the watchers who have the screen already get the frame too
+  (whatever else changed while it was drawn is in it: it costs them a screen's bytes, at most once a
+  :data:`FRAME_EVERY`). Requests are coalesced: at most one frame each :data:`FRAME_EVERY` seconds.
 - **A slow watcher** never stalls the others: each has its own buffer of at most
   ``Limits.watcher_buffer`` bytes; beyond that its buffer is dropped and it waits for the next whole
   frame, like a newcomer; one whose connection takes no bytes for ``WRITE_STALL`` seconds is ended.
@@ -171,7 +173,6 @@ class SharedView:
         self.marks = Marks()
         self.child: Child | None = None
         self.ready = False  # the app answers SIGUSR1
-        self.framing = False  # between FRAME_BEGIN and FRAME_END
         self.asked = -1e9  # when a frame was last asked for
         self.frames = 0  # whole frames the app wrote
         self.code = 0  # the app's exit code, once it ended
@@ -255,14 +256,12 @@ class SharedView:
                 self.ready = True
                 self.want_frame()
             elif part == FRAME_BEGIN:
-                self.framing = True
                 self.frames += 1
                 for w in self.watchers:
                     if w.state == WAITING:
                         w.state = FRAMING
                         w.send(RESYNC)
             elif part == FRAME_END:
-                self.framing = False
                 for w in self.watchers:
                     if w.state == FRAMING:
                         w.state = LIVE
@@ -270,7 +269,7 @@ class SharedView:
             elif isinstance(part, bytes):
                 short = False
                 for w in self.watchers:
-                    if w.state == FRAMING or (w.state == LIVE and not self.framing):
+                    if w.state != WAITING:
                         short = not w.send(part) or short
                 if short:
                     self.want_frame()

@@ -11,16 +11,18 @@ Textual's web driver in the app (:mod:`mqtui.net.webclient`).
 What is textual-serve's and what is ours, and why:
 
 - its page script and styles (``static/``), its protocol (JSON ``stdin``/``resize``/``ping`` messages
-  from the page, the app's output as binary frames) and its :class:`AppService`, which runs one app
-  process and relays its packets, are used as they are;
+  from the page, the app's output as binary frames) are used as they are;
 - its ``Server`` is not: it runs one shell command for every visitor with the host's whole environment,
   serves downloads of files the app delivers (``/download``), a listing of its static folder, and a page
   that loads a web font from a third party. The routes here are our own aiohttp application: ``/`` (the
   lobby, or the browser's own seat), ``/join/CODE`` (a seat's, or the watch code's, link), ``/watch/TABLE``
   (a lobby host's tables), ``/ws/TICKET`` (the websocket a page was given) and the static files;
-- :class:`WebApp` (an ``AppService``) starts its process with ``exec`` (our arguments, the socket's
-  descriptor, a minimal environment: no shell, nothing of the host's session), and drops the app's
-  requests to open a link or deliver a file; the page's input goes through the session's
+- nor its ``AppService``, which runs one app process (a shell command) and relays its packets: it has no
+  public way to start the process otherwise, so :class:`WebApp` is our own relay, on the same packet
+  protocol (Textual's web driver's);
+- :class:`WebApp` starts its process with ``exec`` (our arguments, the socket's descriptor, a minimal
+  environment: no shell, nothing of the host's session), and drops the app's requests to open a link or
+  deliver a file; the page's input goes through the session's
   :class:`~mqtui.net.sessionguard.SessionGuard` first (UTF-8, its rate, the flood limit; sizes clamped).
 
 Who a browser is: a random token in a cookie, signed with the host's key (:class:`Browsers`); the host
@@ -52,8 +54,6 @@ from urllib.parse import urlsplit
 
 import textual_serve
 from aiohttp import WSMsgType, web
-from textual_serve.app_service import AppService
-from textual_serve.download_manager import DownloadManager
 
 from mqtui.atomic import write_atomic
 from mqtui.net.authority import Authority
@@ -163,64 +163,97 @@ class Pending:
     made: float = field(default_factory=time.monotonic)
 
 
-class WebApp(AppService):
-    """One phase's app process of a browser's session, relayed by textual-serve's ``AppService``.
+class WebApp:
+    """One phase's app process of a browser's session, and the relay between it and the page.
 
-    Overridden, and why: the process is started with ``exec`` (textual-serve runs one shell command,
-    the same for every visitor, with the host's whole environment), given our arguments, the socket
-    descriptor bound to the lobby or the seat, and :func:`~mqtui.net.ptyrelay.child_env`'s environment;
-    the app's requests to open a link or to deliver a file are dropped (they would be the host's); its
-    ``exit`` packet does not close the page (the next phase's app follows on the same page)."""
+    It speaks the protocol of Textual's web driver (as textual-serve's ``AppService`` does, whose private
+    hooks it does not override): after the app's ``__GANGLION__`` line, packets of a type byte (``D``:
+    the terminal's output, ``M``: JSON meta, ``P``: a file's chunk), a 4-byte big-endian length and the
+    payload, both ways. Unlike ``AppService``: the process is started with ``exec`` (textual-serve runs
+    one shell command, the same for every visitor, with the host's whole environment), given our
+    arguments, the socket descriptor bound to the lobby or the seat, and
+    :func:`~mqtui.net.ptyrelay.child_env`'s environment; the app's requests to open a link or to deliver
+    a file are dropped (they would be the host's); its ``exit`` packet does not close the page (the next
+    phase's app follows on the same page); what it writes to stderr goes to the host's log."""
 
-    def __init__(
-        self,
-        argv: list[str],
-        env: dict[str, str],
-        fd: int,
-        ws: web.WebSocketResponse,
-    ) -> None:
-        super().__init__(
-            " ".join(argv),
-            write_bytes=ws.send_bytes,
-            write_str=ws.send_str,
-            close=self._no_close,  # (the page stays for the next phase: see WebSession)
-            download_manager=DownloadManager(),
-        )
-        self.argv, self.env, self.fd = argv, env, fd
+    def __init__(self, argv: list[str], env: dict[str, str], fd: int, ws: web.WebSocketResponse) -> None:
+        self.argv, self.env, self.fd, self.ws = argv, env, fd, ws
+        self.relay: asyncio.Task[None] | None = None  # the app's output to the page, until it ends
+        self.proc: asyncio.subprocess.Process | None = None
 
-    @staticmethod
-    async def _no_close() -> None:
-        pass
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        assert self.proc is not None
+        return self.proc
 
-    async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
-        env = {**self.env, "COLUMNS": str(width), "ROWS": str(height)}
-        self._process = process = await asyncio.create_subprocess_exec(
+    async def start(self, width: int, height: int) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
             *self.argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            env=env,
+            env={**self.env, "COLUMNS": str(width), "ROWS": str(height)},
             pass_fds=(self.fd,),
             start_new_session=True,
             close_fds=True,
         )
-        assert process.stdin is not None
-        self._stdin = process.stdin
-        return process
+        self.relay = asyncio.create_task(self.run())
 
-    async def on_meta(self, data: bytes) -> None:
-        with contextlib.suppress(ValueError, AttributeError):
-            kind = json.loads(data).get("type")
-            if kind != "exit":
-                log.info("a browser's app asked for %r: not over the web", kind)
+    async def send(self, kind: bytes, payload: bytes) -> bool:
+        """One packet to the app; False when it has gone."""
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(kind + len(payload).to_bytes(4, "big") + payload)
+            await stdin.drain()
+        except (RuntimeError, ConnectionError):
+            return False
+        return True
 
-    async def on_packed(self, payload: bytes) -> None:
-        pass  # (file chunks: no file of the host's reaches a page)
+    async def send_bytes(self, data: bytes) -> bool:
+        return await self.send(b"D", data)
 
-    @property
-    def process(self) -> asyncio.subprocess.Process:
-        assert self._process is not None
-        return self._process
+    async def send_meta(self, data: dict[str, str | int | bool | None]) -> bool:
+        return await self.send(b"M", json.dumps(data).encode())
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        await self.send_meta({"type": "resize", "width": width, "height": height})
+
+    async def blur(self) -> None:
+        await self.send_meta({"type": "blur"})
+
+    async def focus(self) -> None:
+        await self.send_meta({"type": "focus"})
+
+    async def run(self) -> None:
+        """The app's terminal output to the page, until the app's output ends."""
+        stdout, stderr = self.process.stdout, self.process.stderr
+        assert stdout is not None and stderr is not None
+        errors = asyncio.ensure_future(stderr.read())
+        try:
+            for _ in range(10):  # (the prelude: the app's driver says it is there)
+                if not (line := await stdout.readline()) or line == b"__GANGLION__\n":
+                    break
+            while True:
+                kind = await stdout.readexactly(1)
+                payload = await stdout.readexactly(int.from_bytes(await stdout.readexactly(4), "big"))
+                await self.on_packet(kind, payload)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                if text := (await asyncio.wait_for(errors, 2.0)).decode(errors="replace").strip():
+                    log.warning("a browser's app wrote: %s", text)
+
+    async def on_packet(self, kind: bytes, payload: bytes) -> None:
+        """A packet of the app's: its terminal's output to the page; nothing else reaches the page (its
+        requests to open a link or deliver a file, its ``exit``, a file's chunks)."""
+        if kind == b"D":
+            await self.ws.send_bytes(payload)
+        elif kind == b"M":
+            with contextlib.suppress(ValueError, AttributeError):
+                if (what := json.loads(payload).get("type")) != "exit":
+                    log.info("a browser's app asked for %r: not over the web", what)
 
 
 class _Door:
@@ -719,9 +752,9 @@ class WebSession:
             if proc.returncode is None:
                 await app.send_meta({"type": "quit"})
                 await stop(Child(proc, -1), grace=1.0)
-            if app._task is not None:  # (its last output: the goodbye)
+            if app.relay is not None:  # (its last output: the goodbye)
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(app._task), 2.0)
+                    await asyncio.wait_for(asyncio.shield(app.relay), 2.0)
         finally:
             self.app = None
             for task in waits:

@@ -30,12 +30,10 @@ from textual.widgets import RichLog
 __all__ = [
     "ActionGate",
     "XTermParser",
-    "draw_whole_screen",
     "exit_at_once",
     "forget_log_lines",
     "log_line",
     "log_size_known",
-    "pending_drawn",
     "update_scrollbars",
 ]
 
@@ -102,31 +100,7 @@ def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
     widget._scroll_update(virtual_size)
 
 
-# -- 5. the whole screen drawn again, on request ----------------------------------------------------------
-# The watchers of a table share one spectator app whose output the host copies to each of them
-# (mqtui.net.watchers); a watcher who joins late needs the whole screen, not the rows that change next.
-# Textual draws the whole screen only when its size changes (a SIGWINCH of the same size is ignored), so
-# this draws what is pending (as Textual's own update would), then the whole screen, through the app's
-# display path. (Textual 8.2.8: ``Screen._compositor_refresh()``, ``Compositor.render_update(full=True,
-# screen_stack=...)``, ``App._background_screens``, ``App._display(screen, update)``, ``App._batch_count``.)
-
-
-def pending_drawn(app: App[Any]) -> bool:
-    """Draw what is pending now; False when the app is inside a batch of updates (nothing is drawn then:
-    try again later)."""
-    if app._batch_count:
-        return False
-    app.screen._compositor_refresh()
-    return True
-
-
-def draw_whole_screen(app: App[Any]) -> None:
-    """Write the whole screen as it is to the terminal (after :func:`pending_drawn`)."""
-    screen = app.screen
-    app._display(screen, screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-
-
-# -- 6. ending a process at once ----------------------------------------------------------------------------
+# -- 5. ending a process at once ----------------------------------------------------------------------------
 # ``os._exit`` is documented Python (its underscore is historical), but it skips what ``sys.exit`` does:
 # Python's wait for every thread, atexit handlers, flushing. That is the point twice: a session's process
 # (forked by the fork server, mqtui.net.remote.run_program) must end with its app even if Textual's input

@@ -162,6 +162,12 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
         """How many actions are offered (numbered from 1)."""
         return len(self._entries)
 
+    @property
+    def entries(self) -> tuple[tuple[Action, ...], ...]:
+        """The actions of each entry offered, in order: entry ``i`` is picked by the key ``i + 1`` (one
+        of several actions is then chosen in a dialog)."""
+        return tuple(tuple(actions) for actions in self._entries)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "do":
             return bool(self._entries) or None
