@@ -167,7 +167,7 @@ async def test_a_hopeless_move_is_asked_about_and_no_undoes_nothing() -> None:
         await until(pilot, lambda: not isinstance(app.screen, ConfirmAction), "the question gone")
         assert (hero(store, 0).x, hero(store, 0).y) == (0, 0) and store.state.combat is None
         pane = app.screen.query_one(ActionList)  # the actions list
-        i = next(i for i, entry in enumerate(pane._entries) if entry[0] == NORTH)
+        i = next(i for i, entry in enumerate(pane.entries) if entry[0] == NORTH)
         await pilot.press(str(i + 1))
         await dialog(pilot, app)
         await pilot.press("enter")

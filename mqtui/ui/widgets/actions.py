@@ -105,11 +105,6 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
         if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
             self.refresh_bindings()
 
-    @property
-    def entries(self) -> list[list[Action]]:
-        """The actions each line offers, in order (a line of several asks which one next)."""
-        return self._entries
-
     def _prompt(self, i: int) -> Text:
         """One line per action, cut with "…"; the highlighted one whole (it may wrap)."""
         label = self._labels[i]
