@@ -39,6 +39,7 @@ from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
 from mqtui.net.limits import SPECTATOR as WATCHING
 from mqtui.net.ptyrelay import Child, RelayStats, child_env, client_argv, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
+from mqtui.net.watchers import LEAVE
 
 if TYPE_CHECKING:
     from mqtui.net.options import ServeOptions
@@ -132,6 +133,7 @@ class Live:
     addr: str
     who: str  # the identity, a join code's masked ("key:SHA256:...", "a join code", "visitor:...")
     conn: Any  # its asyncssh connection (to end it)
+    process: Any = None  # its SSH session (the words a kicked person reads go to its terminal)
     since: float = field(default_factory=time.time)
     table: str = ""  # "" until it sits or watches at a table (the lobby, a seat menu)
     seat: int | None = None
@@ -295,6 +297,9 @@ class SSHHost:
         log.info("kicking session %d (%s from %s): %s", sid, live.who, live.addr, why)
         self.ended["kicked"] += 1
         with contextlib.suppress(Exception):
+            if live.process is not None:  # the words on the terminal, the app's screen left first: OpenSSH
+                # ends once its channel closes, before it reads the disconnect's reason
+                live.process.stdout.write(f"{LEAVE.decode()}\r\nmqtui: {why}\r\n".encode())
             live.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"mqtui: {why}")
         return True
 
@@ -308,7 +313,9 @@ class SSHHost:
         sid = self._ids
         claim = getattr(server, "claim", None)
         who = shown_identity(claim.identity) if claim is not None else "?"
-        self.live[sid] = Live(sid, peer_address(process), who, conn, table=getattr(claim, "table", ""))
+        self.live[sid] = Live(
+            sid, peer_address(process), who, conn, process, table=getattr(claim, "table", "")
+        )
         if isinstance(server, _Server):
             server.session_opened()
         process.channel.set_extra_info(mqtui_session=sid)
