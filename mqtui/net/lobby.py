@@ -66,6 +66,7 @@ class Visit:
     table: Authority | None = None
     sid: int = 0  # the session's id in the host's list (mqtui admin)
     watch: Authority | None = None  # the table whose shared view the visitor is to watch
+    shares: bool = True  # a watcher may take a shared view (SSH); a browser's page runs an app of its own
 
     def release(self) -> None:
         if self.ticket is not None:
@@ -262,7 +263,13 @@ class LobbyHost(SSHHost):
             with self._trading(visit, PLAYER, ""):
                 a = await t.create(seats, seed % 2**32, request.packs, creator=addr or claim.identity)
                 a, bound = t.take(a.game.game, 0, claim.identity, f"{claim.identity} (made the table)")
-        elif isinstance(request, lp.Take) and request.seat == SPECTATOR and self.shares_views and visit:
+        elif (
+            isinstance(request, lp.Take)
+            and request.seat == SPECTATOR
+            and self.shares_views
+            and visit
+            and visit.shares
+        ):
             a, bound = t.take(request.table, SPECTATOR, claim.identity, f"{claim.identity} (from the lobby)")
             room = self.gate.admit(WATCHER, a.game.game, visit.ticket.addr if visit.ticket else "")
             if isinstance(room, str):

@@ -646,7 +646,7 @@ class WebSession:
         """The lobby's app until the visitor takes a seat (where) or leaves (None)."""
         from mqtui.net.lobby import Visit, lobby_claim, settle
 
-        visit = Visit(self._admit(VISITOR), sid=self.sid)
+        visit = Visit(self._admit(VISITOR), sid=self.sid, shares=False)  # (shared views are SSH's)
         if visit.ticket is None:
             return None
         live = self.host.live.get(self.sid)
