@@ -29,8 +29,10 @@ from mqtui.ui.describe import labelled, sort_key
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.widgets.footer import QuietFooter
 
-# the keys of mqtui's screens that no visitor gets: saving, the title screen, local games, replays
+# the keys of mqtui's screens that no visitor gets: saving, the title screen, local games, replays (the
+# recap's too), the tutorial
 NOT_SERVED = {
+    "game.recap",
     "game.save",
     "handoff.ready",
     "handoff.ready2",
@@ -47,7 +49,9 @@ NOT_SERVED = {
     "settings.save",
     *(f"replay.{k}" for k in ("back", "combat", "end", "eyes", "fight", "hero", "leave", "next", "round")),
     *(f"replay.{k}" for k in ("start", "turn", "turnback")),
-    *(f"title.{k}" for k in ("cards", "continue", "load", "new", "quit", "rules", "settings")),
+    *(f"title.{k}" for k in ("cards", "continue", "load", "new", "quit", "rules", "settings", "tutorial")),
+    "tutorial.leave",
+    "tutorial.skip",
     # the lobby's, served by the lobby's own app (mqtui.net.lobbyclient.LobbyApp)
     *(f"lobby.{k}" for k in ("code", "new", "quit", "refresh", "take", "watch")),
     "cycle.next",

@@ -30,6 +30,7 @@ from mqtui.ui.describe import CARD_KINDS
 from mqtui.ui.saving import latest_autosave
 from mqtui.ui.screens.charity import CharityDialog
 from mqtui.ui.screens.choose import ChooseAction
+from mqtui.ui.screens.confirm import ConfirmAction
 from mqtui.ui.screens.game_over import GameOverScreen
 from mqtui.ui.screens.title import TitleScreen
 from mqtui.ui.screens.tutorial import TutorialPanel, TutorialScreen
@@ -194,7 +195,11 @@ async def player_does(pilot: Pilot[object], app: MQApp, action: Action) -> None:
         await until(pilot, lambda: app.focused is hand, "the hand focused")
         await _highlight(pilot, hand, f"card-{action.a}")
         await pilot.press("enter")
-        await until(pilot, lambda: store.state.n != n or isinstance(app.screen, ChooseAction), "played")
+        await until(
+            pilot,
+            lambda: store.state.n != n or isinstance(app.screen, ChooseAction | ConfirmAction),
+            "played",
+        )
         if isinstance(app.screen, ChooseAction):
             await _choose(pilot, app, action)
     else:  # the actions pane: the action's number
@@ -203,6 +208,11 @@ async def player_does(pilot: Pilot[object], app: MQApp, action: Action) -> None:
         await pilot.press(str(i + 1))
         if len(entries[i]) > 1:
             await _choose(pilot, app, action)
+    await until(pilot, lambda: store.state.n != n or isinstance(app.screen, ConfirmAction), f"{action} sent")
+    if isinstance(
+        app.screen, ConfirmAction
+    ):  # the safety rails ask (a gift, a card for the other side): meant
+        await pilot.press("y")
     await until(pilot, lambda: store.state.n != n, f"{action} done")
 
 

@@ -426,3 +426,10 @@ class Gate:
             self.watching[counted] -= 1
             if self.watching[counted] <= 0:
                 del self.watching[counted]
+
+
+def peer_address(process: Any) -> str:
+    """The address an SSH session (an asyncssh process) comes from ("" if unknown)."""
+    conn = process.get_extra_info("connection")
+    peer = conn.get_extra_info("peername") if conn is not None else None
+    return str(peer[0]) if peer else ""

@@ -27,6 +27,11 @@ from typing import Any
 
 from mqtui.net.sessionguard import SessionGuard
 
+LEAVE = (  # what the app's own exit would do to the terminal
+    b"\x1b[?2026l\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l"
+    b"\x1b[?25h\x1b[?1049l"
+)
+
 log = logging.getLogger("mqtui.net")
 
 DEFAULT_SIZE = (80, 24)

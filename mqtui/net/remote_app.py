@@ -40,7 +40,7 @@ from textual.drivers.linux_driver import LinuxDriver
 from textual.screen import Screen
 
 from mqtui.net.remote import NOT_HERE
-from mqtui.net.watchers import FRAME_BEGIN, FRAME_END, READY, SHARED_VIEW_ENV
+from mqtui.net.viewmarks import FRAME_BEGIN, FRAME_END, READY, SHARED_VIEW_ENV
 from mqtui.ui.textual_internals import ActionGate, XTermParser
 
 

@@ -35,11 +35,10 @@ from mqtui.net.contain import EXIT_CPU, EXIT_MEMORY, Containment, remove_cgroup
 from mqtui.net.figures import reason_label
 from mqtui.net.forkserver import ForkServer, spawn_forked
 from mqtui.net.identity import SPECTATOR, Claim, shown_identity
-from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size
+from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size, peer_address
 from mqtui.net.limits import SPECTATOR as WATCHING
-from mqtui.net.ptyrelay import Child, RelayStats, child_env, client_argv, relay, spawn
+from mqtui.net.ptyrelay import LEAVE, Child, RelayStats, child_env, client_argv, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
-from mqtui.net.watchers import LEAVE
 
 if TYPE_CHECKING:
     from mqtui.net.options import ServeOptions
@@ -608,13 +607,6 @@ def clean_motd(text: str) -> str:
 def closed_words(why: str) -> str:
     """What the players of a table closed by the host read."""
     return "the host closed this table; the game is saved" + (f" ({why})" if why else "")
-
-
-def peer_address(process: asyncssh.SSHServerProcess[bytes]) -> str:
-    """The address a session comes from ("" if unknown)."""
-    conn = process.get_extra_info("connection")
-    peer = conn.get_extra_info("peername") if conn is not None else None
-    return str(peer[0]) if peer else ""
 
 
 async def read_line(process: asyncssh.SSHServerProcess[bytes], prompt: str, limit: int = 32) -> str | None:

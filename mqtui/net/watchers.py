@@ -37,33 +37,62 @@ import os
 import signal
 import socket
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mqtui.net.contain import remove_cgroup
+from mqtui.net.ptyrelay import LEAVE
+from mqtui.net.viewmarks import FRAME_BEGIN, FRAME_END, MARK_BYTES, READY, SHARED_VIEW_ENV
 
 if TYPE_CHECKING:
     import asyncssh
 
     from mqtui.net.authority import Authority
+    from mqtui.net.contain import Containment
+    from mqtui.net.limits import Gate, Limits, Ticket
     from mqtui.net.ptyrelay import Child
     from mqtui.net.sessionguard import SessionGuard
-    from mqtui.net.sshserver import SSHHost
 
 log = logging.getLogger("mqtui.net")
 
-SHARED_VIEW_ENV = "MQTUI_SHARED_VIEW"  # set in a shared app's environment: its driver answers SIGUSR1
-_MARK = "\x1b]7770;mqtui-"  # (an OSC nobody uses; stripped by the host, never reaches a terminal)
-READY = _MARK + "ready\x07"  # the app answers SIGUSR1 from now on
-FRAME_BEGIN = _MARK + "frame\x07"  # the whole screen follows...
-FRAME_END = _MARK + "end\x07"  # ...up to here
-_PREFIX = _MARK.encode()
+
+class SSHHost(Protocol):
+    """What the shared views use of the SSH host (:class:`mqtui.net.sshserver.SSHHost`, which imports
+    this module: a protocol keeps the two out of an import loop)."""
+
+    app: str
+    authority: Authority | None
+    children: dict[int, int]
+    contain: Containment
+    content_dirs: list[str]
+    gate: Gate
+    limits: Limits
+    views: dict[Any, Any]
+
+    def _admit(
+        self, process: asyncssh.SSHServerProcess[bytes], kind: str, table: str = ""
+    ) -> Ticket | None: ...
+    def app_options(self) -> list[str]: ...
+    def seated(self, process: asyncssh.SSHServerProcess[bytes], table: str, seat: int) -> None: ...
+    def table_content(self, a: Authority) -> list[str]: ...
+    def terminal_of(
+        self, process: asyncssh.SSHServerProcess[bytes]
+    ) -> tuple[dict[str, str], tuple[int, int, int, int]]: ...
+    async def start_app(
+        self,
+        argv: list[str],
+        theirs: socket.socket,
+        env: dict[str, str],
+        size: tuple[int, int, int, int],
+        seat: int,
+    ) -> Child: ...
+    def last_heard(
+        self, sock: socket.socket, table: Callable[[], Authority | None]
+    ) -> Callable[[], float | None]: ...
+
 
 ENTER = b"\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J"  # a watcher's terminal before its first frame
 RESYNC = b"\x1b[?2026l\x1b[0m"  # before a frame: a synchronized update cut short by a drop ends
-LEAVE = (  # what the app's own exit would do to the terminal
-    b"\x1b[?2026l\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l"
-    b"\x1b[?25h\x1b[?1049l"
-)
 QUIT_KEYS = frozenset(b"qQ\x03\x04")
 KEY_BYTES = 8  # what one key press sends at most (an escape sequence); more at once is a paste
 OWN_APP = -1000  # what watch() returns when the watcher is to get an app of its own
@@ -88,9 +117,11 @@ class Marks:
         self.held = b""
         out: list[bytes | str] = []
         while data:
-            at = data.find(_PREFIX)
+            at = data.find(MARK_BYTES)
             if at < 0:
-                keep = next((k for k in range(len(_PREFIX) - 1, 0, -1) if data.endswith(_PREFIX[:k])), 0)
+                keep = next(
+                    (k for k in range(len(MARK_BYTES) - 1, 0, -1) if data.endswith(MARK_BYTES[:k])), 0
+                )
                 if keep:
                     self.held, data = data[-keep:], data[:-keep]
                 if data:
@@ -349,7 +380,7 @@ class SharedView:
         import asyncssh
 
         from mqtui.net.limits import SPECTATOR as WATCHING
-        from mqtui.net.sshserver import peer_address
+        from mqtui.net.limits import peer_address
 
         while True:
             try:
