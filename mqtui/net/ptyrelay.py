@@ -32,6 +32,12 @@ LEAVE = (  # what the app's own exit would do to the terminal
     b"\x1b[?25h\x1b[?1049l"
 )
 
+
+def parting(words: str) -> bytes:
+    """What ends a session in words: the terminal left as the app's own exit leaves it, then the words."""
+    return LEAVE + f"\r\nmqtui: {words}\r\n".encode()
+
+
 log = logging.getLogger("mqtui.net")
 
 DEFAULT_SIZE = (80, 24)

@@ -37,7 +37,7 @@ from mqtui.net.forkserver import ForkServer, spawn_forked
 from mqtui.net.identity import SPECTATOR, Claim, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Gate, Limits, Ticket, clamp_size, peer_address
 from mqtui.net.limits import SPECTATOR as WATCHING
-from mqtui.net.ptyrelay import LEAVE, Child, RelayStats, child_env, client_argv, relay, spawn
+from mqtui.net.ptyrelay import Child, RelayStats, child_env, client_argv, parting, relay, spawn
 from mqtui.net.sessionguard import SessionGuard
 
 if TYPE_CHECKING:
@@ -298,7 +298,7 @@ class SSHHost:
         with contextlib.suppress(Exception):
             if live.process is not None:  # the words on the terminal, the app's screen left first: OpenSSH
                 # ends once its channel closes, before it reads the disconnect's reason
-                live.process.stdout.write(f"{LEAVE.decode()}\r\nmqtui: {why}\r\n".encode())
+                live.process.stdout.write(parting(why))
             live.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"mqtui: {why}")
         return True
 

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mqtui.net.contain import remove_cgroup
-from mqtui.net.ptyrelay import LEAVE
+from mqtui.net.ptyrelay import LEAVE, parting
 from mqtui.net.viewmarks import FRAME_BEGIN, FRAME_END, MARK_BYTES, READY, SHARED_VIEW_ENV
 
 if TYPE_CHECKING:
@@ -396,9 +396,7 @@ class SharedView:
             keys = guard.take(data)
             if guard.flooded:
                 with contextlib.suppress(Exception):
-                    w.process.stdout.write(
-                        f"{LEAVE.decode()}\r\nmqtui: this session was ended: {guard.flooded}.\r\n".encode()
-                    )
+                    w.process.stdout.write(parting(f"this session was ended: {guard.flooded}."))
                 return _GONE
             if len(keys) > KEY_BYTES:
                 continue  # a paste, or noise: nothing a watcher has a use for
