@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/net.py --realistic [--sizes 50,100,200] [--think 5] [--table-actions 6]
     .venv/bin/python bench/net.py --watchers 10,100,1000 [--table-actions 6]
+    .venv/bin/python bench/net.py --realistic --baseline [REV]   (the code before and after: bench/net_baseline.py)
 
 ``--realistic``: for each number of players S, two runs side by side (ratios printed):
 
