@@ -4,6 +4,7 @@ what a connected player costs in memory.
     .venv/bin/python bench/net.py [--sizes 1,50,200] [--modes fork,spawn] [--table-actions 6]
     .venv/bin/python bench/net.py --protocol [--actions 400] [--pings 400] [--no-ssh] [--json]
     .venv/bin/python bench/net.py --realistic [--sizes 50,100,200] [--think 5]   (see bench/net_paced.py)
+    .venv/bin/python bench/net.py --realistic --baseline [REV] [--repeat 2]      (see bench/net_baseline.py)
     .venv/bin/python bench/net.py --watchers 10,100,1000                          (see bench/net_paced.py)
 
 By default: many SSH sessions at once (see ``bench/net_sessions.py``): for each number of sessions,
@@ -42,6 +43,10 @@ from mqtui.engine.content import load_content
 from mqtui.engine.game import Engine
 from mqtui.net.netstore import NetStore
 from mqtui.net.protocol import Snap
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from net_baseline import DEFAULT_BASELINE  # (the bench's own modules)
 
 PY = sys.executable
 
@@ -301,6 +306,15 @@ async def main() -> None:
         action="store_true",
         help="paced tables, clients in a child process, beside the old way",
     )
+    parser.add_argument(
+        "--baseline",
+        nargs="?",
+        const=DEFAULT_BASELINE,
+        metavar="REV",
+        help="with --realistic: the same paced load against the host of REV and of this tree, each in a "
+        f"child process (REV: {DEFAULT_BASELINE}, main just before issue 28's work)",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --baseline: runs of each tree per size")
     parser.add_argument("--watchers", default="", help="numbers of watchers of one table (e.g. 10,100,1000)")
     args = parser.parse_args()
     if args.realistic or args.watchers:
@@ -312,7 +326,18 @@ async def main() -> None:
             if args.watchers:
                 counts = [int(x) for x in args.watchers.split(",")]
                 await watchers_bench(Path(d), counts, args.table_actions)
-            if args.realistic:
+            if args.realistic and args.baseline:
+                from net_baseline import baseline_bench
+
+                think = 5.0 if args.think is None else args.think
+                log = sys.stderr if args.json else sys.stdout  # (standard output is the JSON alone)
+                sizes = [int(x) for x in args.sizes.split(",")]
+                got = await baseline_bench(
+                    Path(d), args.baseline, sizes, args.table_actions, think, args.repeat, log
+                )
+                if args.json:
+                    print(json.dumps(got, indent=2))
+            elif args.realistic:
                 sizes = [int(x) for x in args.sizes.split(",")]
                 think = 5.0 if args.think is None else args.think
                 await realistic_bench(Path(d), sizes, args.table_actions, think)

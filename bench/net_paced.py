@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/net.py --realistic [--sizes 50,100,200] [--think 5] [--table-actions 6]
     .venv/bin/python bench/net.py --watchers 10,100,1000 [--table-actions 6]
+    .venv/bin/python bench/net.py --realistic --baseline [REV]   (the code before and after: bench/net_baseline.py)
 
 ``--realistic``: for each number of players S, two runs side by side (ratios printed):
 
@@ -32,6 +33,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -128,34 +130,65 @@ async def _client() -> None:
         keep(loop.create_task(handle(json.loads(line))))
 
 
-class Clients:
-    """The bench's handle on its client process."""
+class JsonChild:
+    """A child process spoken to in JSON lines: a request ``{"op": ..., "rid": N, ...}`` on its standard
+    input, its reply ``{"re": N, ...}`` on its standard output; other JSON lines wait in :attr:`said`,
+    and lines that are not JSON go on to the bench's standard error."""
 
-    async def start(self) -> None:
+    async def spawn(self, *argv: str, **options: Any) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--client",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 22,
-        )  # fmt: skip
+            *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 22, **options
+        )
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.rid = 0
-        self.count = 0
+        self.said: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.reading = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
         assert self.proc.stdout is not None
         while line := await self.proc.stdout.readline():
+            if not line.startswith(b"{"):
+                sys.stderr.write(line.decode("utf-8", "replace"))
+                continue
             msg = json.loads(line)
+            if "re" not in msg:
+                self.said.put_nowait(msg)
+                continue
             fut = self.waiting.pop(msg["re"], None)
             if fut is not None and not fut.done():
                 fut.set_result(msg)
+        for fut in self.waiting.values():  # it ended: nobody waits 600 s for a reply that cannot come
+            if not fut.done():
+                fut.set_exception(EOFError(f"the child process {self.proc.pid} ended"))
 
     async def ask(self, op: str, **fields: Any) -> dict[str, Any]:
+        if self.reading.done():
+            raise EOFError(f"the child process {self.proc.pid} ended")
         self.rid += 1
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[self.rid] = fut
         assert self.proc.stdin is not None
         self.proc.stdin.write((json.dumps({"op": op, "rid": self.rid, **fields}) + "\n").encode())
         return await asyncio.wait_for(fut, 600)
+
+    async def stop(self, grace: float = 20.0) -> None:
+        """Its standard input closed, then its end awaited (killed after ``grace`` s)."""
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), grace)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        self.reading.cancel()
+
+
+class Clients(JsonChild):
+    """The bench's handle on its client process."""
+
+    async def start(self) -> None:
+        await self.spawn(sys.executable, __file__, "--client")
+        self.count = 0
 
     async def join(self, port: int, code: str, until: str, size: tuple[int, int] = (80, 24)) -> int:
         self.count += 1
@@ -168,96 +201,137 @@ class Clients:
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ask("close"), 20)
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 20)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        self.reading.cancel()
+        await self.stop()
 
 
 # -- one paced run -------------------------------------------------------------------------------------------
 
 
-async def act(clients: Clients, a: Any, sid: int) -> float | None:
+@dataclass
+class PacedTable:
+    """One table as the paced run sees it, wherever its host runs (this process or bench/net_host.py)."""
+
+    id: str
+    codes: dict[int, str]  # human seat -> its join code
+    state: Callable[[], Awaitable[tuple[int, int]]]  # (the state number, the seat deciding)
+    changed: Callable[[int, float], Awaitable[bool]]  # (n, limit): the state number is no longer n
+
+
+def local_table(a: Any) -> PacedTable:
+    """A table of a host in this process."""
+
+    async def state() -> tuple[int, int]:
+        return a.state.n, a.engine.deciding(a.state)
+
+    async def changed(n: int, limit: float) -> bool:
+        try:
+            await asyncio.wait_for(_changed(a, n), limit)
+            return True
+        except TimeoutError:
+            return False
+
+    codes = {i: a.codes_for(str(i))[0] for i, slot in enumerate(a.slots) if slot.human}
+    return PacedTable(a.game.game, codes, state, changed)
+
+
+async def act(clients: Clients, table: PacedTable, sid: int, n: int) -> float | None:
     """The deciding player's terminal gets ``a`` (the actions pane) and ``1`` (its first action), or the
     keys that get past a dialog; the time of the key that did it (None: the action never came)."""
-    n = a.state.n
     for keys in ("a1", "1", " ", "\x1b"):
         t_key = float((await clients.ask("key", id=sid, keys=keys))["t"])
-        try:
-            await asyncio.wait_for(_changed(a, n), 2.0)
+        if await table.changed(n, 2.0):
             return t_key
-        except TimeoutError:
-            continue
     return None
 
 
+async def play_paced(
+    clients: Clients,
+    port: int,
+    made: list[PacedTable],
+    children: Callable[[], Awaitable[dict[int, int]]],
+    shared: list[int],
+    size: int,
+    actions: int,
+    think: float,
+    seed: int = 5,
+    host_pid: int = 0,
+) -> Figures:
+    """Seat everyone at ``made`` (tables of a host on ``port`` whose session apps ``children`` lists,
+    pid -> seat; ``shared``: the fork server), then play: each table's first action at a random offset
+    within ``think`` s (the same offsets for the same ``seed``), then one every ``think`` s."""
+    rng = random.Random(seed)
+    offsets = [rng.uniform(0, think) for _ in made]
+    t0 = time.perf_counter()
+    ids: dict[str, dict[int, int]] = {}  # table -> seat -> session id
+    pids: dict[str, dict[int, int]] = {}  # table -> seat -> its app's pid
+    for t in made:
+        before = set(await children())
+        got = await asyncio.gather(
+            *(clients.join(port, code, "What you can do") for code in t.codes.values())
+        )
+        ids[t.id] = dict(zip(t.codes, got, strict=True))
+        now = await children()
+        pids[t.id] = {now[p]: p for p in set(now) - before}
+    start_s = time.perf_counter() - t0
+    everyone = list(await children())
+    mem = sum(smaps_kib(p, "Pss") for p in everyone + shared) / 1024 / size
+    uss = sum(smaps_kib(p, "Private_Clean", "Private_Dirty") for p in everyone) / 1024 / size
+    cpu0, host0 = sum(cpu_s(p) for p in everyone), cpu_s(host_pid) if host_pid else 0.0
+    own: list[float] = []
+    others: list[float] = []
+    cpu_own: list[float] = []
+    cpu_others: list[float] = []
+    counted = [0, 0]
+    begin = time.perf_counter() + 2.0
+
+    async def play(t: PacedTable, offset: float) -> None:
+        apps, by_seat = pids[t.id], ids[t.id]
+        group = list(by_seat.values())
+        for k in range(actions):
+            await asyncio.sleep(max(0.0, begin + offset + k * think - time.perf_counter()))
+            n, who = await t.state()
+            if who not in by_seat:
+                return
+            before = {seat: cpu_s(pid) for seat, pid in apps.items()}
+            t_key = await act(clients, t, by_seat[who], n)
+            if t_key is None:
+                continue
+            got = await clients.ask("quiet", ids=group, heard=t_key, limit=5.0)
+            counted[0] += 1
+            counted[1] += len(group)
+            for seat, pid in apps.items():
+                (cpu_own if seat == who else cpu_others).append(cpu_s(pid) - before[seat])
+            for sid, last in zip(group, got["last"], strict=True):
+                if last is not None:
+                    (own if sid == by_seat[who] else others).append(last - t_key)
+
+    await asyncio.gather(*(play(t, offset) for t, offset in zip(made, offsets, strict=True)))
+    cpu = sum(cpu_s(p) for p in everyone) - cpu0
+    host_cpu = cpu_s(host_pid) - host0 if host_pid else float("nan")
+    return Figures(
+        size=size, mode="paced", tables=len(made), start_s=start_s, mem_mib=mem, uss_mib=uss,
+        cpu_ms=cpu * 1e3 / max(1, counted[1]),
+        cpu_own_ms=statistics.mean(cpu_own) * 1e3 if cpu_own else float("nan"),
+        cpu_others_ms=statistics.mean(cpu_others) * 1e3 if cpu_others else float("nan"),
+        idle_pct=float("nan"), own=own, others=others, actions=counted[0], stuck=0,
+        host_cpu_ms=host_cpu * 1e3 / max(1, counted[0]),
+    )  # fmt: skip
+
+
 async def run_paced(tmp: Path, size: int, actions: int, think: float, seed: int = 5) -> Figures:
-    groups = [4] * (size // 4)
-    host, tables, made = await bench_host(tmp, groups, f"paced-{size}")
+    """The paced run against a lobby host in this process."""
+    host, tables, made = await bench_host(tmp, [4] * (size // 4), f"paced-{size}")
     clients = Clients()
     await clients.start()
-    rng = random.Random(seed)
+
+    async def children() -> dict[int, int]:
+        return dict(host.children)
+
     try:
-        t0 = time.perf_counter()
-        ids: dict[str, dict[int, int]] = {}  # table -> seat -> session id
-        pids: dict[str, dict[int, int]] = {}  # table -> seat -> its app's pid
-        for a in made:
-            before = set(host.children)
-            seats = [i for i, slot in enumerate(a.slots) if slot.human]
-            got = await asyncio.gather(
-                *(clients.join(host.port, a.codes_for(str(i))[0], "What you can do") for i in seats)
-            )
-            ids[a.game.game] = dict(zip(seats, got, strict=True))
-            pids[a.game.game] = {host.children[p]: p for p in set(host.children) - before}
-        start_s = time.perf_counter() - t0
-        everyone = list(host.children)
         shared = [host.forks.proc.pid] if host.forks is not None and host.forks.proc is not None else []
-        mem = sum(smaps_kib(p, "Pss") for p in everyone + shared) / 1024 / size
-        uss = sum(smaps_kib(p, "Private_Clean", "Private_Dirty") for p in everyone) / 1024 / size
-        cpu0 = sum(cpu_s(p) for p in everyone)
-        own: list[float] = []
-        others: list[float] = []
-        cpu_own: list[float] = []
-        cpu_others: list[float] = []
-        counted = [0, 0]
-        begin = time.perf_counter() + 2.0
-
-        async def play(a: Any) -> None:
-            table = a.game.game
-            apps, by_seat = pids[table], ids[table]
-            group = list(by_seat.values())
-            offset = rng.uniform(0, think)
-            for k in range(actions):
-                await asyncio.sleep(max(0.0, begin + offset + k * think - time.perf_counter()))
-                who = a.engine.deciding(a.state)
-                if who not in by_seat:
-                    return
-                before = {seat: cpu_s(pid) for seat, pid in apps.items()}
-                t_key = await act(clients, a, by_seat[who])
-                if t_key is None:
-                    continue
-                got = await clients.ask("quiet", ids=group, heard=t_key, limit=5.0)
-                counted[0] += 1
-                counted[1] += len(group)
-                for seat, pid in apps.items():
-                    (cpu_own if seat == who else cpu_others).append(cpu_s(pid) - before[seat])
-                for sid, last in zip(group, got["last"], strict=True):
-                    if last is not None:
-                        (own if sid == by_seat[who] else others).append(last - t_key)
-
-        await asyncio.gather(*(play(a) for a in made))
-        cpu = sum(cpu_s(p) for p in everyone) - cpu0
-        return Figures(
-            size=size, mode="paced", tables=len(made), start_s=start_s, mem_mib=mem, uss_mib=uss,
-            cpu_ms=cpu * 1e3 / max(1, counted[1]),
-            cpu_own_ms=statistics.mean(cpu_own) * 1e3 if cpu_own else float("nan"),
-            cpu_others_ms=statistics.mean(cpu_others) * 1e3 if cpu_others else float("nan"),
-            idle_pct=float("nan"), own=own, others=others, actions=counted[0], stuck=0,
-        )  # fmt: skip
+        return await play_paced(
+            clients, host.port, [local_table(a) for a in made], children, shared, size, actions, think, seed
+        )
     finally:
         await clients.close()
         await tables.close()
@@ -353,6 +427,7 @@ async def run_watchers(tmp: Path, count: int, shared: bool, actions: int, think:
         me = os.getpid()
         cpu0, host0 = sum(cpu_s(p) for p in apps), cpu_s(me)
         bytes0 = (await clients.ask("bytes", ids=watchers))["total"]
+        table = local_table(a)
         lat: list[float] = []
         done = 0
         for _ in range(actions):
@@ -360,7 +435,7 @@ async def run_watchers(tmp: Path, count: int, shared: bool, actions: int, think:
             who = a.engine.deciding(a.state)
             if who not in seats:
                 break
-            t_key = await act(clients, a, seats[who])
+            t_key = await act(clients, table, seats[who], a.state.n)
             if t_key is None:
                 continue
             got = await clients.ask("quiet", ids=watchers, heard=t_key, limit=20.0)

@@ -140,6 +140,7 @@ class Figures:
     others: list[float]
     actions: int
     stuck: int
+    host_cpu_ms: float = float("nan")  # the host process's CPU per table action (where it is measured)
 
 
 async def bench_host(
