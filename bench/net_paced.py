@@ -383,7 +383,9 @@ async def run_watchers(tmp: Path, count: int, shared: bool, actions: int, think:
         await host.close()
 
 
-async def watchers_bench(tmp: Path, counts: list[int], actions: int, log: TextIO = sys.stdout) -> None:
+async def watchers_bench(
+    tmp: Path, counts: list[int], actions: int, log: TextIO = sys.stdout, own_apps_up_to: int = 100
+) -> None:
     from mqtui.net.sshserver import raise_file_limit
 
     raise_file_limit()  # (a thousand connections)
@@ -396,7 +398,7 @@ async def watchers_bench(tmp: Path, counts: list[int], actions: int, log: TextIO
     )
     alone: WatchFigures | None = None
     for count in [0, *counts]:
-        for shared in (False, True) if 0 < count <= 100 else (True,):
+        for shared in (False, True) if 0 < count <= own_apps_up_to else (True,):
             print(f"  [{load()}]", file=log, flush=True)
             f = await run_watchers(tmp, count, shared, actions)
             lat = (
