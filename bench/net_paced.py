@@ -126,8 +126,15 @@ async def _client() -> None:
                 s.conn.close()
             reply(msg["rid"])
 
+    async def answer(msg: dict[str, Any]) -> None:  # (a failure is told, not left for the bench to wait on)
+        try:
+            await handle(msg)
+        except Exception as exc:
+            print(f"client: {msg['op']} failed: {exc!r}", file=sys.stderr, flush=True)
+            reply(msg["rid"], error=repr(exc))
+
     while line := await reader.readline():
-        keep(loop.create_task(handle(json.loads(line))))
+        keep(loop.create_task(answer(json.loads(line))))
 
 
 class Clients:
@@ -157,7 +164,10 @@ class Clients:
         self.waiting[self.rid] = fut
         assert self.proc.stdin is not None
         self.proc.stdin.write((json.dumps({"op": op, "rid": self.rid, **fields}) + "\n").encode())
-        return await asyncio.wait_for(fut, 600)
+        got = await asyncio.wait_for(fut, 600)
+        if "error" in got:
+            raise RuntimeError(f"the client process: {op} failed: {got['error']}")
+        return got
 
     async def join(self, port: int, code: str, until: str, size: tuple[int, int] = (80, 24)) -> int:
         self.count += 1
