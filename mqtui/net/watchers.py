@@ -360,7 +360,7 @@ class SharedView:
         bytes, so a stalled one costs the others no frames)."""
         if not self.ready or self.closing or self._timer is not None:
             return
-        if not any(w.state == WAITING and w.has_room() for w in self.watchers):
+        if not self._someone_waits():
             return
         wait = self.asked + FRAME_EVERY - time.monotonic()
         if wait > 0:
@@ -368,9 +368,12 @@ class SharedView:
         else:
             self._ask()
 
+    def _someone_waits(self) -> bool:
+        return any(w.state == WAITING and w.has_room() for w in self.watchers)
+
     def _ask(self) -> None:
         self._timer = None
-        if self.child is None or self.closing or not any(w.state == WAITING for w in self.watchers):
+        if self.child is None or self.closing or not self._someone_waits():
             return
         self.asked = time.monotonic()
         with contextlib.suppress(ProcessLookupError):
