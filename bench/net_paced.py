@@ -20,7 +20,9 @@ of the session apps per table action per session), and the load average before a
 process), shared views on (one app for all of them) and, for the smaller N, off (an app each, as
 before); per table action: the CPU of the session apps and of the host process (which copies the shared
 view's bytes to each watcher and encrypts them), memory (PSS of the apps and the fork server, and what
-the host process grew by), key to the watchers' screens. The figure to compare with is 10 players.
+the host process grew by), key to the watchers' screens. The figure to compare with is 10 players: a
+first run with no watchers gives the four players' own cost, and each row says what its watchers cost
+above that, in players.
 """
 
 from __future__ import annotations
@@ -126,8 +128,15 @@ async def _client() -> None:
                 s.conn.close()
             reply(msg["rid"])
 
+    async def answer(msg: dict[str, Any]) -> None:  # (a failure is told, not left for the bench to wait on)
+        try:
+            await handle(msg)
+        except Exception as exc:
+            print(f"client: {msg['op']} failed: {exc!r}", file=sys.stderr, flush=True)
+            reply(msg["rid"], error=repr(exc))
+
     while line := await reader.readline():
-        keep(loop.create_task(handle(json.loads(line))))
+        keep(loop.create_task(answer(json.loads(line))))
 
 
 class JsonChild:
@@ -169,7 +178,10 @@ class JsonChild:
         self.waiting[self.rid] = fut
         assert self.proc.stdin is not None
         self.proc.stdin.write((json.dumps({"op": op, "rid": self.rid, **fields}) + "\n").encode())
-        return await asyncio.wait_for(fut, 600)
+        got = await asyncio.wait_for(fut, 600)
+        if "error" in got:
+            raise RuntimeError(f"the client process: {op} failed: {got['error']}")
+        return got
 
     async def stop(self, grace: float = 20.0) -> None:
         """Its standard input closed, then its end awaited (killed after ``grace`` s)."""
@@ -456,18 +468,22 @@ async def run_watchers(tmp: Path, count: int, shared: bool, actions: int, think:
         await host.close()
 
 
-async def watchers_bench(tmp: Path, counts: list[int], actions: int, log: TextIO = sys.stdout) -> None:
+async def watchers_bench(
+    tmp: Path, counts: list[int], actions: int, log: TextIO = sys.stdout, own_apps_up_to: int = 100
+) -> None:
     from mqtui.net.sshserver import raise_file_limit
 
     raise_file_limit()  # (a thousand connections)
     print(
         "watchers of one table of four players (full app, 80x24, clients in a child process); per table "
-        "action; 'own apps' is the way before (an app per watcher):",
+        "action; 'own apps' is the way before (an app per watcher); 'players' is what the watchers cost "
+        "above the four players alone (the first row), in players (that row's apps + host CPU / 4):",
         file=log,
         flush=True,
     )
-    for count in counts:
-        for shared in (False, True) if count <= 100 else (True,):
+    alone: WatchFigures | None = None
+    for count in [0, *counts]:
+        for shared in (False, True) if 0 < count <= own_apps_up_to else (True,):
             print(f"  [{load()}]", file=log, flush=True)
             f = await run_watchers(tmp, count, shared, actions)
             lat = (
@@ -475,10 +491,15 @@ async def watchers_bench(tmp: Path, counts: list[int], actions: int, log: TextIO
                 if f.to_watchers
                 else "n/a"
             )
+            if alone is None:
+                alone = f
+            player = (alone.apps_cpu_ms + alone.host_cpu_ms) / 4
+            extra = f.apps_cpu_ms + f.host_cpu_ms - alone.apps_cpu_ms - alone.host_cpu_ms
             print(
                 f"{f.watchers:>5} watchers  {'shared' if f.shared else 'own apps':<8}  {f.apps:>4} apps "
                 f"(with the players')  join {f.start_s:5.1f} s  apps PSS {f.apps_pss_mib:7.1f} MiB  host +{f.host_mib:6.1f} MiB  "
-                f"CPU per action: apps {f.apps_cpu_ms:6.0f} ms, host {f.host_cpu_ms:6.0f} ms  "
+                f"CPU per action: apps {f.apps_cpu_ms:6.0f} ms, host {f.host_cpu_ms:6.0f} ms = "
+                f"{extra / player if player else float('nan'):5.1f} players  "
                 f"key->watchers {lat}  {f.bytes_per_watcher:.0f} B/watcher/action  ({f.actions} actions)",
                 file=log,
                 flush=True,

@@ -32,7 +32,7 @@ from mqtui.net import persist
 from mqtui.net.authority import Authority
 from mqtui.net.forkserver import ForkServer
 from mqtui.net.identity import KeyTable
-from mqtui.net.sshserver import SSHHost
+from mqtui.net.sshserver import ENCRYPTION_ALGS, SSHHost
 from mqtui.net.table import TableConfig, parse_new_spec, safe_choice
 
 pytestmark = [
@@ -171,6 +171,27 @@ async def test_a_wrong_key_or_no_terminal_is_refused(server: Server) -> None:
     out, _ = await asyncio.wait_for(proc.communicate(), 20)
     assert proc.returncode == 1 and b"needs a terminal" in out
     assert all(s.conn is None for s in server.authority.slots)
+
+
+async def test_the_server_offers_aes_ciphers_only_and_openssh_picks_one(server: Server) -> None:
+    """chacha20-poly1305 costs the host about five times AES's CPU per packet in asyncssh (see
+    ENCRYPTION_ALGS); OpenSSH's default client still connects, with an AES cipher."""
+
+    async def ssh(*extra: str) -> bytes:
+        proc = await asyncio.create_subprocess_exec(
+            "ssh", "-v", "-T", "-p", str(server.port), *SSH_OPTS, "-o", "BatchMode=yes",
+            "-i", str(server.stranger), "-o", "IdentitiesOnly=yes", *extra, "ann@127.0.0.1",
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        out, _ = await asyncio.wait_for(proc.communicate(), 20)
+        return out
+
+    out = await ssh()
+    chosen = re.findall(rb"kex: server->client cipher: (\S+)", out)
+    assert chosen and chosen[0] in {a.encode() for a in ENCRYPTION_ALGS}, out.decode("utf-8", "replace")
+    assert b"Permission denied" in out, "(the key exchange was done; only the stranger's key is refused)"
+    out = await ssh("-c", "chacha20-poly1305@openssh.com")
+    assert b"no matching cipher found" in out, out.decode("utf-8", "replace")
 
 
 async def test_a_dropped_player_reconnects_to_their_seat(server: Server) -> None:

@@ -5,7 +5,6 @@ hand card reaches a watcher's bytes."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from secrets_helpers import public_names, secret_names
@@ -104,37 +103,72 @@ async def test_a_key_gives_a_watcher_its_own_app_and_a_new_size_its_own_view(ser
     assert server.host.gate.watching[server.authority.game.game] == 1, "it counts as a spectator's app"
 
 
-class _Stalled:
-    """A watcher's channel that takes nothing (a client that stopped reading)."""
+class _Channel:
+    """A watcher's SSH channel: what was written to it, and what it holds back (``stalled``: a client that
+    stopped reading, whose window is full, until :meth:`take`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stalled: bool = False) -> None:
+        self.stalled = stalled
         self.written = bytearray()
+        self.writes = 0
+        self.held = 0
+        self.took = asyncio.Event()
 
     def write(self, data: bytes) -> None:
         self.written += data
+        self.writes += 1
+        if self.stalled:
+            self.held += len(data)
+
+    def get_write_buffer_size(self) -> int:
+        return self.held
+
+    def take(self) -> None:
+        """The client reads again: its window takes what was held back."""
+        self.held = 0
+        self.took.set()
+
+
+class _Stdout:
+    def __init__(self, channel: _Channel) -> None:
+        self.channel = channel
+
+    def write(self, data: bytes) -> None:
+        self.channel.write(data)
 
     async def drain(self) -> None:
-        await asyncio.Event().wait()  # never
-
-
-class _Reading(_Stalled):
-    async def drain(self) -> None:
-        return None
+        if self.channel.held:
+            await self.channel.took.wait()
 
 
 class _Process:
-    def __init__(self, stdout: Any) -> None:
-        self.stdout = stdout
+    def __init__(self, channel: _Channel) -> None:
+        self.channel = channel
+        self.stdout = _Stdout(channel)
+
+
+def _bare_view() -> w.SharedView:
+    view = w.SharedView.__new__(w.SharedView)  # (its stream alone: no app, no host)
+    view.watchers, view.marks, view.child = set(), w.Marks(), None
+    view.pending, view._flusher = [], None
+    view.ready = view.closing = False
+    view.asked, view.frames, view._timer = -1e9, 0, None
+    return view
+
+
+def _watcher(view: w.SharedView, channel: _Channel, limit: int = 4096) -> w.Watcher:
+    watcher = w.Watcher(_Process(channel), limit)  # type: ignore[arg-type]
+    watcher.on_room = view.want_frame
+    view.watchers.add(watcher)
+    return watcher
 
 
 async def test_a_slow_watcher_is_skipped_to_a_new_frame_and_stalls_nobody() -> None:
-    view = w.SharedView.__new__(w.SharedView)  # (its stream alone: no app, no host)
-    view.watchers, view.marks, view.child = set(), w.Marks(), None
-    view.ready = view.closing = False
-    view.asked, view.frames, view._timer = -1e9, 0, None
-    slow_out, quick_out = _Stalled(), _Reading()
-    slow, quick = w.Watcher(_Process(slow_out), 4096), w.Watcher(_Process(quick_out), 4096)  # type: ignore[arg-type]
-    view.watchers = {slow, quick}
+    view = _bare_view()
+    asked: list[float] = []
+    view._ask = lambda: asked.append(0.0)  # type: ignore[method-assign]  # (no app to signal)
+    slow_out, quick_out = _Channel(stalled=True), _Channel()
+    slow, quick = _watcher(view, slow_out), _watcher(view, quick_out)
     writers = [asyncio.ensure_future(x.write_loop()) for x in (slow, quick)]
     try:
         view.feed(b"startup " + w.READY.encode() + b"pending ")  # nobody has a frame yet: nothing goes out
@@ -144,17 +178,62 @@ async def test_a_slow_watcher_is_skipped_to_a_new_frame_and_stalls_nobody() -> N
         view.feed(frame[5:] + b" step-1")
         await _until(lambda: b"step-1" in quick_out.written and bool(slow_out.written))
         assert (slow.state, quick.state) == (w.LIVE, w.LIVE)
-        for k in range(2, 40):  # the slow one's channel takes nothing; its buffer fills and is dropped
+        assert quick_out.written.startswith(w.RESYNC) and quick_out.writes == 1, "one write, the frame's"
+        asked.clear()  # (the newcomers' frame)
+        for k in range(2, 40):  # the slow one's channel takes nothing; it is skipped past its limit
             view.feed(f" step-{k} ".encode() * 40)
-            await _until(lambda: not quick.buf)  # (as between two reads of the app's output)
+            await _until(lambda: not view.pending)  # (as between two reads of the app's output)
+            assert slow_out.held <= 4096 + 400, "what a slow watcher holds back is bounded"
         await _until(lambda: b"step-39" in quick_out.written)
-        assert slow.state == w.WAITING and slow.drops >= 1 and len(slow.buf) <= 4096
+        assert slow.state == w.WAITING and slow.drops >= 1
+        assert b"step-39" not in slow_out.written
         assert b"WHOLE-1" in quick_out.written and b"startup" not in quick_out.written
+        assert not asked, "no frame is asked for a watcher that has no room for it"
+        slow_out.take()  # it reads again: it asks for a frame
+        await _until(lambda: bool(asked))
+        before = len(slow_out.written)
         view.feed(w.FRAME_BEGIN.encode() + b"WHOLE-2" + w.FRAME_END.encode() + b" step-40")
         await _until(lambda: b"step-40" in quick_out.written)
         # an up-to-date watcher gets the frame too: what changed while it was drawn is in it
         assert quick_out.written.endswith(b"WHOLE-2 step-40")
-        assert slow.state == w.LIVE and b"WHOLE-2" in slow.buf, "the slow one starts again at the frame"
+        assert slow.state == w.LIVE, "the slow one starts again at the frame"
+        assert slow_out.written[before:] == w.RESYNC + b"WHOLE-2 step-40"
     finally:
         for task in writers:
             task.cancel()
+
+
+async def test_a_burst_of_reads_goes_to_each_watcher_in_one_write() -> None:
+    view = _bare_view()
+    outs = [_Channel() for _ in range(3)]
+    watchers = [_watcher(view, out) for out in outs]
+    for x in watchers:
+        x.state = w.LIVE
+    screens = [b"\x1b[H" + f"screen {k} ".encode() * 200 for k in range(4)]
+    for screen in screens:  # a frame in several reads of the pty, as the app writes it
+        view.feed(screen)
+    await _until(lambda: not view.pending)
+    for out in outs:
+        assert out.writes == 1 and bytes(out.written) == b"".join(screens), "every byte, in one write"
+    view.feed(b"\x1b[Hlast screen")
+    await _until(lambda: all(out.written.endswith(b"last screen") for out in outs))
+    assert all(out.writes == 2 for out in outs), "each watcher gets the final screen"
+    assert len(b"".join(screens)) > watchers[0].limit, (
+        "(a burst past the limit goes to a channel that holds none)"
+    )
+
+
+async def test_a_watcher_whose_channel_closed_is_left_out_and_its_session_ends() -> None:
+    view = _bare_view()
+
+    class _Closed(_Channel):
+        def write(self, data: bytes) -> None:
+            raise BrokenPipeError("Channel not open for sending")
+
+    gone, fine = _watcher(view, _Closed()), _watcher(view, out := _Channel())
+    gone.state = fine.state = w.LIVE
+    ended = asyncio.ensure_future(gone.write_loop())
+    view.feed(b"a frame")
+    await _until(lambda: bytes(out.written) == b"a frame")
+    await asyncio.wait_for(ended, 10)  # (its writer loop returns: serve() ends that session)
+    assert gone.broken and gone.state == w.LIVE

@@ -13,9 +13,14 @@ them, as dgamelaunch and DCSS watchers share one stream:
   frame begins, then everything from there; the watchers who have the screen already get the frame too
   (whatever else changed while it was drawn is in it: it costs them a screen's bytes, at most once a
   :data:`FRAME_EVERY`). Requests are coalesced: at most one frame each :data:`FRAME_EVERY` seconds.
-- **A slow watcher** never stalls the others: each has its own buffer of at most
-  ``Limits.watcher_buffer`` bytes; beyond that its buffer is dropped and it waits for the next whole
-  frame, like a newcomer; one whose connection takes no bytes for ``WRITE_STALL`` seconds is ended.
+- **One write per watcher per burst.** The app's output is gathered for :data:`FLUSH_AFTER` seconds
+  from its first byte (a frame comes in several reads of the pty) and joined into one bytes object,
+  written as it is to each watcher's channel: one SSH packet (and its encryption) per watcher per
+  burst, with no task, queue or copy of the host's own per watcher.
+- **A slow watcher** never stalls the others: what its SSH channel holds back (its window is full)
+  stays under ``Limits.watcher_buffer`` bytes; a burst that would pass that is not written to it, and
+  it waits for the next whole frame, like a newcomer; one whose channel holds more than its high-water
+  mark for ``WRITE_STALL`` seconds is ended.
 - **Keys.** A watcher's keys never reach the shared app. ``q``, Ctrl+C or Ctrl+D leave; a paste does
   nothing (more than :data:`KEY_BYTES` at once); any other key gives that watcher a spectator app of
   its own (the old way, with the help, the cards, the log, scrolling: under ``--max-spectators``; while
@@ -100,6 +105,7 @@ FRAME_EVERY = 0.5  # seconds between two whole frames asked of a shared app (at 
 VIEW_LINGER = 2.0  # seconds a shared app outlives its last watcher (a quick return; not after a resize)
 RESIZE_SETTLE = 0.3  # seconds a watcher's window keeps its new size before it moves to that size's view
 WRITE_STALL = 30.0  # seconds a watcher's connection may take no bytes before it is ended
+FLUSH_AFTER = 0.005  # seconds the app's output is gathered, from its first byte, before it goes out
 
 WAITING, FRAMING, LIVE = "waiting", "framing", "live"  # a watcher: for a frame, in one, up to date
 _RESIZED, _QUIT, _GONE = "resized", "quit", "gone"
@@ -146,41 +152,63 @@ class Marks:
 
 
 class Watcher:
-    """One watcher's end of a shared view: its bytes to send (bounded) and where it is in the stream."""
+    """One watcher's end of a shared view: where it is in the stream, and its channel (whose buffer, of
+    what the watcher's window has not taken yet, is bounded)."""
 
     def __init__(self, process: asyncssh.SSHServerProcess[bytes], limit: int) -> None:
         self.process = process
+        self.channel = process.channel
         self.limit = limit
         self.state = WAITING
-        self.buf = bytearray()
-        self.wake = asyncio.Event()
-        self.drops = 0  # times its buffer overflowed and it was skipped to a new frame
+        self.lead = b""  # bytes that go before the next burst (a frame's start)
+        self.wake = asyncio.Event()  # set when the channel holds bytes back (see write_loop)
+        self.drops = 0  # times a burst passed the limit and it was skipped to a new frame
+        self.broken = False  # its channel refused a write (the connection is gone)
+        self.on_room: Callable[[], None] | None = None  # called when a skipped watcher has room again
+
+    def has_room(self) -> bool:
+        """Room in its channel for a whole frame (half the limit free)."""
+        return self.channel.get_write_buffer_size() <= self.limit // 2
 
     def send(self, data: bytes) -> bool:
-        """Queue ``data``; False when that would pass the limit: the buffer is dropped and the watcher
-        waits for a whole frame."""
-        if len(self.buf) + len(data) > self.limit:
-            self.buf.clear()
+        """Write ``data`` to the channel; False when the channel holds bytes back and ``data`` would take
+        it past the limit: then nothing is written and the watcher waits for a whole frame. (A channel
+        that holds nothing takes any burst: what it holds stays under the limit and one burst.)"""
+        if self.broken:
+            return True
+        held = self.channel.get_write_buffer_size()
+        if held and held + len(self.lead) + len(data) > self.limit:
+            self.lead = b""
             self.state = WAITING
             self.drops += 1
             return False
-        self.buf += data
-        self.wake.set()
+        try:
+            if self.lead:
+                data, self.lead = self.lead + data, b""
+            self.channel.write(data)
+        except OSError:  # (the channel is closing: the session ends by its keys' side)
+            self.broken = True
+            self.wake.set()
+            return True
+        if held or self.channel.get_write_buffer_size():
+            self.wake.set()  # the window is full: the writer loop watches for a stall
         return True
 
     async def write_loop(self) -> None:
-        """Send what is queued, one batch at a time; TimeoutError when the connection takes nothing."""
+        """Returns when the channel broke; TimeoutError when it held bytes back (above its high-water
+        mark) for WRITE_STALL s. It wakes only when the channel holds bytes back."""
         while True:
             await self.wake.wait()
             self.wake.clear()
+            if self.broken:
+                return
             await self.flush()
+            if self.state == WAITING and self.on_room is not None:
+                self.on_room()  # (skipped for want of room, it has some again: a frame for it)
 
     async def flush(self) -> None:
-        if self.buf:
-            data = bytes(self.buf)
-            self.buf.clear()
-            self.process.stdout.write(data)
-            await asyncio.wait_for(self.process.stdout.drain(), WRITE_STALL)
+        """Until the channel has taken what it holds back (down to its low-water mark)."""
+        await asyncio.wait_for(self.process.stdout.drain(), WRITE_STALL)
 
 
 def _colours(env: dict[str, str]) -> tuple[str, ...]:
@@ -202,6 +230,8 @@ class SharedView:
         self.env, self.size = env, size
         self.watchers: set[Watcher] = set()
         self.marks = Marks()
+        self.pending: list[bytes] = []  # the app's output not yet written to the watchers
+        self._flusher: asyncio.TimerHandle | None = None
         self.child: Child | None = None
         self.ready = False  # the app answers SIGUSR1
         self.asked = -1e9  # when a frame was last asked for
@@ -251,6 +281,7 @@ class SharedView:
             log.exception("the shared view of table %s failed", a.game.game)
             self.code = 1
         finally:
+            self.flush()  # (its last words)
             self.closing = True
             for task in tasks:
                 task.cancel()
@@ -267,6 +298,8 @@ class SharedView:
                         os.killpg(self.child.pid, signal.SIGKILL)
             if self._timer is not None:
                 self._timer.cancel()
+            if self._flusher is not None:
+                self._flusher.cancel()
             if host.views.get(self.key) is self:
                 del host.views[self.key]
             self.ended.set()
@@ -281,35 +314,53 @@ class SharedView:
             self.feed(data)
 
     def feed(self, data: bytes) -> None:
-        """The app's output: each piece to the watchers who are to get it, the markers acted on."""
+        """The app's output: gathered for the watchers who are to get it (:meth:`flush`), the markers
+        acted on."""
         for part in self.marks.split(data):
             if part == READY:
                 self.ready = True
                 self.want_frame()
             elif part == FRAME_BEGIN:
+                self.flush()  # (what came before the frame is not for those who wait for it)
                 self.frames += 1
                 for w in self.watchers:
                     if w.state == WAITING:
                         w.state = FRAMING
-                        w.send(RESYNC)
+                        w.lead = RESYNC
             elif part == FRAME_END:
                 for w in self.watchers:
                     if w.state == FRAMING:
                         w.state = LIVE
                 self.want_frame()  # (for those who joined meanwhile)
             elif isinstance(part, bytes):
-                short = False
-                for w in self.watchers:
-                    if w.state != WAITING:
-                        short = not w.send(part) or short
-                if short:
-                    self.want_frame()
+                self.pending.append(part)
+                if self._flusher is None:
+                    self._flusher = asyncio.get_running_loop().call_later(FLUSH_AFTER, self.flush)
+
+    def flush(self) -> None:
+        """Write what the app wrote since the last flush to every watcher who is in the stream: one
+        bytes object, one write each."""
+        if self._flusher is not None:
+            self._flusher.cancel()
+            self._flusher = None
+        if not self.pending:
+            return
+        data = b"".join(self.pending)
+        self.pending.clear()
+        short = False
+        for w in self.watchers:
+            if w.state != WAITING:
+                short = not w.send(data) or short
+        if short:
+            self.want_frame()
 
     def want_frame(self) -> None:
-        """Ask the app for a whole frame if a watcher waits for one (at most one each FRAME_EVERY s)."""
+        """Ask the app for a whole frame if a watcher waits for one and has room for it (at most one each
+        FRAME_EVERY s; a watcher skipped for want of room asks again once its channel has taken its
+        bytes, so a stalled one costs the others no frames)."""
         if not self.ready or self.closing or self._timer is not None:
             return
-        if not any(w.state == WAITING for w in self.watchers):
+        if not self._someone_waits():
             return
         wait = self.asked + FRAME_EVERY - time.monotonic()
         if wait > 0:
@@ -317,9 +368,12 @@ class SharedView:
         else:
             self._ask()
 
+    def _someone_waits(self) -> bool:
+        return any(w.state == WAITING and w.has_room() for w in self.watchers)
+
     def _ask(self) -> None:
         self._timer = None
-        if self.child is None or self.closing or not any(w.state == WAITING for w in self.watchers):
+        if self.child is None or self.closing or not self._someone_waits():
             return
         self.asked = time.monotonic()
         with contextlib.suppress(ProcessLookupError):
@@ -344,6 +398,7 @@ class SharedView:
             self._timer.cancel()
             self._timer = None
         w.process.stdout.write(ENTER)
+        w.on_room = self.want_frame
         self.watchers.add(w)
         self.want_frame()
         writer = asyncio.ensure_future(w.write_loop())
@@ -365,6 +420,8 @@ class SharedView:
                 with contextlib.suppress(Exception, asyncio.TimeoutError):
                     await asyncio.wait_for(w.flush(), 2.0)  # the app's last words
                 return self.code
+            if w.broken:
+                return 1
             log.info("ending a watcher of table %s: it took no bytes for %g s", self.key[0], WRITE_STALL)
             return 1
         finally:
