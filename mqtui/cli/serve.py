@@ -77,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the address browsers use, e.g. https://games.example.org behind a TLS reverse proxy",
     )
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
-    parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
+    parser.add_argument(
+        "--no-ssh", action="store_true", help="no SSH server (with --web, --socket or --local-seat)"
+    )
     parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")
     lobby = parser.add_argument_group("lobby (no --new/--load): many tables, saved in the tables folder")
     lobby.add_argument("--name", default="", help="the host's name, shown at the top of the lobby")
