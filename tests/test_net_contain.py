@@ -317,3 +317,37 @@ def test_the_limits_a_sessions_cgroup_sets_where_its_controllers_are_enabled(tmp
         for p in group.iterdir():
             p.unlink()
         group.rmdir()
+
+
+async def test_a_browsers_app_is_in_a_cgroup_of_its_own_removed_when_the_browser_leaves(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cgroup_parent: tuple[Path, Path]
+) -> None:
+    """``--web``: a browser's session's app is placed as an SSH session's is, and its cgroup removed."""
+    from web_helpers import WebTerm
+
+    from mqtui.net.web import WebHost
+
+    mount, folder = cgroup_parent
+    monkeypatch.setenv("MQTUI_DATA", str(tmp_path / "data"))
+    config = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0)
+    a = Authority.new(engine, parse_new_spec("Ann,Bob"), 5, tmp_path / "t.mqsave", config, KeyTable(None))
+    await a.start()
+    host = SSHHost(a, app="standin", limits=quick())
+    host.contain = prepare_cgroup(Containment(cgroup=str(folder)))
+    web = WebHost(host, folder=tmp_path)
+    await web.listen("127.0.0.1", 0)
+    term = WebTerm(f"http://127.0.0.1:{web.port}")
+    try:
+        await term.open(f"/join/{a.codes_for('0')[0]}")
+        await term.expect(r"seat 0 Ann - state 0 ")
+        (group,) = folder.glob("mqtui-session-*")
+        pid = int(group.name.removeprefix("mqtui-session-"))
+        assert f"0::/{group.relative_to(mount)}" in Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+        assert (group / "cgroup.procs").read_text().split() == [str(pid)]
+        await term.close()
+        await wait_until(lambda: not group.exists(), what="the browser's session's cgroup removed")
+    finally:
+        await term.close()
+        await web.close()
+        await host.close()
+        await a.close()
