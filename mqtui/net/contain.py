@@ -26,7 +26,6 @@ session"), with :data:`EXIT_MEMORY`; out of CPU time, with :data:`EXIT_CPU`. The
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import importlib
@@ -39,6 +38,10 @@ import signal
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger("mqtui.net")  # the host's log (the operator's); an app's own logging goes nowhere
 
@@ -306,6 +309,8 @@ def sweep_cgroups(folder: Path) -> int:
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
+    import asyncio  # (here: the options of ``mqtui serve``, which import this module, load no event loop)
+
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
