@@ -26,6 +26,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from waiting import SAFETY_NET
 
 from mqtui.net.forkserver import MAX_MSG, ForkServer
 from mqtui.net.limits import Limits
@@ -146,7 +147,7 @@ class Term:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._news.wait(), max(0.0, end - asyncio.get_running_loop().time()))
 
-    async def expect(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+    async def expect(self, pattern: str, timeout: float = SAFETY_NET) -> re.Match[str]:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         rx = re.compile(pattern)
@@ -167,7 +168,7 @@ class Term:
         self._set_size(self.master, cols, rows)
         self.proc.send_signal(signal.SIGWINCH)
 
-    async def wait(self, timeout: float = 15.0) -> int:
+    async def wait(self, timeout: float = SAFETY_NET) -> int:
         """The program's exit code, once it has ended and its last bytes are in."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout

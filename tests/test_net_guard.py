@@ -172,7 +172,7 @@ async def test_input_is_bounded_and_resizes_are_clamped_and_paced() -> None:
         guard.resize(lambda *size: applied.append(size), 100 + i, 40, 0, 0)
     guard.resize(lambda *size: applied.append(size), 10_000, 10_000, 80_000, 160_000)
     assert len(applied) == 1  # the first at once, the rest wait for their turn
-    await _until(lambda: len(applied) == 2, 2.0)
+    await _until(lambda: len(applied) == 2)
     assert applied[-1] == (400, 150, 0, 0)  # the newest size, clamped
     guard.close()
 
@@ -282,44 +282,50 @@ async def test_random_bytes_and_a_huge_paste_jam_nothing(make_host: Callable[...
     # many lines, as pasted text has: Enter ends each, so the flooded app's input line stays short (one
     # line of megabytes would make each later key cost more, and the app's own slowness the test)
     paste = (b"the quick brown fox jumps over the lazy dog\r" * 250_000)[: 10 << 20]
-    flood = asyncio.ensure_future(_feed(jam, noise + paste))
-    replies: list[float] = []
-    loop = asyncio.get_running_loop()
-    try:
-        for _ in range(8):  # Ann keeps playing while the flood goes on
-            await _until(lambda: a.engine.deciding(a.state) == 0, 10)
-            n = a.state.n
+    flood = noise + paste
+    # Ann keeps playing while the flood goes on: each of her 8 actions is typed while an eighth of the
+    # flood is being fed, and she is answered. How long her replies take beside the same player's with
+    # no flood, in the same run, is a figure of bench/guard.py ("flood"), not an assertion here: any
+    # bound on seconds only says how busy the machine was
+    part = -(-len(flood) // 8)
+    for i in range(8):
+        await _until(lambda: a.engine.deciding(a.state) == 0, what="Ann to decide")
+        n = a.state.n
+        feeding = asyncio.ensure_future(_feed(jam, flood[i * part : (i + 1) * part]))
+        try:
             ann.type(to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r")
-            start = loop.time()
-            await _until(lambda n=n: max(_states(ann), default=0) > n, 10)
-            replies.append(loop.time() - start)
-        await asyncio.wait_for(flood, 120)
-    finally:
-        flood.cancel()
-    replies.sort()
-    assert replies[len(replies) // 2] < 1.0, f"Ann's replies took {replies}"
+            await _until(lambda n=n: max(_states(ann), default=0) > n, what=f"Ann's reply {i + 1}")
+            await feeding
+        finally:
+            feeding.cancel()
+    jammed = max(host.ssh_host.stats, key=lambda s: s.bytes_from_client)
+    await _until(lambda: jammed.bytes_from_client > 10 << 20, what="the flood read by the host")
+    (ann_stats,) = [s for s in host.ssh_host.stats if s is not jammed]
     # a 2 MiB bracketed paste into Ann's own session: cut short, it still ends, and her keys work after it
     ann.clear()
-    await _feed(ann, b"\x1b[200~" + paste[: 2 << 20] + b"\x1b[201~")
-    for _ in range(20):  # Enter right after the paste may find the input budget spent: press it again
-        ann.type("\r")
-        with contextlib.suppress(AssertionError):
-            await ann.expect(r"refused: ", 1.0)
-            break
+    pasted = b"\x1b[200~" + paste[: 2 << 20] + b"\x1b[201~"
+    before = ann_stats.bytes_from_client
+    await _feed(ann, pasted)
+    await _until(
+        lambda: ann_stats.bytes_from_client >= before + len(pasted), what="the paste read by the host"
+    )
+    guard = ann_stats.guard
+    # Enter right after the paste would find her input budget spent (and be dropped): pressed as a person
+    # would, once it has room
+    await _until(lambda: guard.room() >= 1, what="room in Ann's input budget")
+    ann.type("\r")
     # the paste, cut down, was her input line (looked for in the refusal: her input line itself is
     # redrawn piecemeal as the last bytes trickle in, so its words need not reach the terminal whole)
-    await ann.expect(r"refused: '0 the quick", 1.0)
-    await _until(lambda: a.engine.deciding(a.state) == 0, 10)
+    await ann.expect(r"refused: '0 the quick")
+    await _until(lambda: a.engine.deciding(a.state) == 0, what="Ann to decide")
     n = a.state.n
     keys = to_text(safe_choice(a.engine.legal(a.state, 0))) + "\r"
-    (guard,) = [s.guard for s in host.ssh_host.stats if 2 << 20 < s.bytes_from_client < 10 << 20]  # Ann
-    assert guard is not None
     await _until(lambda: guard.room() >= len(keys))  # as a person types: once her input budget has room
     ann.type(keys)
-    await _until(lambda: max(_states(ann), default=0) > n, 10)
+    await _until(lambda: max(_states(ann), default=0) > n, what="Ann's reply after the paste")
     # the flooded session's own app still follows the game: it shows the newest state
     n = a.state.n
-    await jam.expect(rf"spectator - state {n} ", 20)
+    await jam.expect(rf"spectator - state {n} ")
     assert len(host.ssh_host.children) == 2
     for pid in host.ssh_host.children:
         assert process_state(pid) not in ("T", "t")
@@ -337,7 +343,7 @@ async def test_a_huge_window_is_clamped_and_a_resize_storm_passes(make_host: Cal
     for i in range(300):
         ann.resize(90 + i % 50, 30 + i % 20)
     ann.resize(123, 45)
-    await ann.expect(r"size 123x45", 20)
+    await ann.expect(r"size 123x45")
     assert _own_kib(pid) < 200 * 1024
     assert process_state(pid) not in ("T", "t", "")
 
@@ -359,8 +365,8 @@ async def test_an_app_that_falls_silent_is_ended_and_its_seat_freed(make_host: C
     await _until(lambda: conn.refilled != first)  # its first heartbeat
     (pid,) = host.ssh_host.children
     os.kill(pid, signal.SIGSTOP)
-    await ann.expect(r"this session was ended: its app stopped answering", 20)
-    await _until(lambda: not host.ssh_host.children and a.slots[0].conn is None, 10)
+    await ann.expect(r"this session was ended: its app stopped answering")
+    await _until(lambda: not host.ssh_host.children and a.slots[0].conn is None)
     again = host.ssh(f"code-{host.code('0')}")
     await again.expect(r"seat 0 Ann - state 0 ")
 
@@ -379,14 +385,18 @@ async def test_an_app_started_afresh_gets_a_safe_term_takes_no_keys_as_signals_a
     argv = ["ssh", "-tt", "-p", str(host.port), *SSH_OPTS, "-o", "PubkeyAuthentication=no"]
     ann = Term([*argv, f"code-{host.code('0')}@127.0.0.1"], env=env)
     host.terms.append(ann)
-    await _until(lambda: bool(host.ssh_host.sessions))  # signed in: ssh's own terminal is raw now
+    # signed in (ssh's own terminal is raw now) and the app started: what is typed now reaches it as it
+    # sets itself up
+    await _until(lambda: bool(host.ssh_host.stats), what="the session's app started")
+    (stats,) = host.ssh_host.stats
     typed = 0
-    for _ in range(500):  # Ctrl+Z, Ctrl+\ and Ctrl+C while the session's app starts
-        if "state 0" in ann.text():
+    for _ in range(500):  # Ctrl+Z, Ctrl+\ and Ctrl+C while the session's app starts, each once the
+        if "state 0" in ann.text():  # host has read the one before (on a slow machine, as many)
             break
+        seen = stats.bytes_from_client
         ann.type("\x1a\x1c\x03")
         typed += 1
-        await asyncio.sleep(0.005)
+        await _until(lambda seen=seen: stats.bytes_from_client > seen or "state 0" in ann.text())
     assert typed > 1
     await ann.expect(r"seat 0 Ann - state 0 ")
     (pid,) = host.ssh_host.children
@@ -403,8 +413,8 @@ async def test_an_app_started_afresh_gets_a_safe_term_takes_no_keys_as_signals_a
     first = conn.refilled
     await _until(lambda: conn.refilled != first)  # a heartbeat: it runs as a remote app
     os.kill(pid, signal.SIGSTOP)
-    await ann.expect(r"this session was ended: its app was stopped", 20)
-    await _until(lambda: not host.ssh_host.children and a.slots[0].conn is None, 10)
+    await ann.expect(r"this session was ended: its app was stopped")
+    await _until(lambda: not host.ssh_host.children and a.slots[0].conn is None)
     host.ssh_host.forks = forks  # (the seat's next app may come from anywhere: forked, the cheapest)
     again = host.ssh(f"code-{host.code('0')}")
     await again.expect(r"seat 0 Ann - state 1 ")
@@ -421,13 +431,13 @@ async def test_a_remote_palette_has_only_game_commands(
     ann = host.ssh(f"code-{host.code('0')}", size=(120, 40))
     names = host.authority.engine.cards.names
     own = [names[u] for u in host.authority.state.heroes[0].hand]
-    await ann.expect("|".join(re.escape(n) for n in own), 30)
+    await ann.expect("|".join(re.escape(n) for n in own))
     ann.type("\x10")  # Ctrl+P: the command palette
-    await ann.expect(r"Search for commands", 10)
+    await ann.expect(r"Search for commands")
     for query, shown in (("quit", r"Quit"), ("screensh", r"No matches found"), ("save the", r"No matches")):
         ann.clear()
         ann.type(query)
-        await ann.expect(shown, 10)
+        await ann.expect(shown)
         assert "Screenshot" not in ann.text() and "Save the game" not in ann.text()
         ann.type("\x7f" * len(query))
     assert not list(tmp_path.rglob("*.svg"))

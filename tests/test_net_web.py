@@ -288,11 +288,10 @@ def test_the_web_option_takes_a_port_or_an_address_and_a_port() -> None:
         parse_web("web")
 
 
-async def test_serve_with_web_hosts_the_lobby_for_browsers(tmp_path: Path) -> None:
-    """``mqtui serve --web``: its banner names the browsers' address, where a browser lands in the lobby."""
+async def serve_web(tmp_path: Path, *more: str) -> tuple[asyncio.subprocess.Process, str]:
+    """A real ``mqtui serve --web 127.0.0.1:0 MORE`` and its banner, up to the browsers' lines."""
     env = dict(os.environ, MQTUI_DATA=str(tmp_path / "data"), HOME=str(tmp_path), TERM="xterm-256color")
-    argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--tables", str(tmp_path / "tables")]
-    argv += ["--web", "127.0.0.1:0", "--no-fork"]
+    argv = [sys.executable, "-m", "mqtui", "serve", "--port", "0", "--web", "127.0.0.1:0", "--no-fork", *more]
     proc = await asyncio.create_subprocess_exec(
         *argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
     )
@@ -303,6 +302,33 @@ async def test_serve_with_web_hosts_the_lobby_for_browsers(tmp_path: Path) -> No
             line = await asyncio.wait_for(proc.stdout.readline(), 60)
             assert line, text
             text += line.decode()
+    except BaseException:
+        proc.kill()
+        await proc.wait()
+        raise
+    return proc, text
+
+
+async def stop_serving(proc: asyncio.subprocess.Process) -> str:
+    proc.send_signal(signal.SIGTERM)
+    out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, out.decode()
+    return out.decode()
+
+
+@pytest.mark.parametrize("ssh", [True, False], ids=["beside-ssh", "no-ssh"])
+async def test_serve_with_web_hosts_the_lobby_for_browsers(tmp_path: Path, ssh: bool) -> None:
+    """``mqtui serve --web``: its banner names the browsers' address, where a browser lands in the lobby;
+    with ``--no-ssh`` too (a lobby for browsers only: no SSH port is opened)."""
+    proc, text = await serve_web(
+        tmp_path, "--tables", str(tmp_path / "tables"), *([] if ssh else ["--no-ssh"])
+    )
+    try:
+        assert ("SSH on 127.0.0.1:" in text) == ssh, text
+        if not ssh:
+            assert "No SSH (--no-ssh): visitors come by browser" in text and "ssh_host_key" not in str(
+                list((tmp_path / "data").rglob("*"))
+            )
         found = re.search(r"Browsers: (http://127\.0\.0\.1:\d+)/ \(the lobby\)", text)
         assert found, text
         term = WebTerm(found.group(1))
@@ -313,6 +339,28 @@ async def test_serve_with_web_hosts_the_lobby_for_browsers(tmp_path: Path) -> No
         finally:
             await term.close()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        out, _ = await asyncio.wait_for(proc.communicate(), 30)
-    assert proc.returncode == 0, out.decode()
+        await stop_serving(proc)
+
+
+async def test_a_one_table_host_for_browsers_only_seats_a_browser_by_its_link(tmp_path: Path) -> None:
+    """``mqtui serve --new Ann,Bob --web ADDR:PORT --no-ssh``: no SSH port, the seats' join codes in the
+    banner (``--print-codes``), and a browser at a seat's link plays that seat; the game is saved at the
+    end as beside SSH."""
+    save = tmp_path / "t.mqsave"
+    proc, text = await serve_web(
+        tmp_path, "--new", "Ann,Bob", "--save", str(save), "--no-ssh", "--print-codes", "--app", "standin"
+    )
+    try:
+        assert "SSH on" not in text and "Join codes (one per seat):" in text, text
+        code = re.search(r"seat 1  Bob .* (\S+)\n", text)
+        found = re.search(r"Browsers: (http://127\.0\.0\.1:\d+)/", text)
+        assert code and found, text
+        term = WebTerm(found.group(1))
+        try:
+            await term.open(f"/join/{code.group(1)}")
+            await term.expect(r"seat 1 Bob - state 0 ")
+        finally:
+            await term.close()
+    finally:
+        out = await stop_serving(proc)
+    assert f"saved to {save}" in out and save.exists()

@@ -9,6 +9,7 @@ import pytest
 from textual.dom import DOMNode
 from textual.widgets import OptionList
 from ui_helpers import make_app, running, settle
+from waiting import wait_until
 
 from mqtui.ui.screens.settings import SettingsScreen
 from mqtui.ui.screens.steady import StyledAtMount
@@ -37,10 +38,13 @@ async def test_each_screen_is_styled_once_as_it_opens(monkeypatch: pytest.Monkey
         monkeypatch.setattr(app, "refresh_css", lambda animate=True: refreshed.append(app.theme))
         for open_it in ("title_new", "show_help", "title_settings", "show_rules"):
             getattr(app, open_it)()
-            await pilot.pause()
-            await settle(pilot, app)
-            screen = app.screen
+            screen = app.screen  # (pushed at once; it mounts its widgets from here)
             assert screen is not title and isinstance(screen, StyledAtMount)
+            # until it has mounted them all, then until what that posted is handled (settle: without
+            # Pilot.pause's 30 s ceiling, which a loaded machine passes while the screen mounts)
+            await wait_until(lambda s=screen: s.is_mounted, what=f"the screen of {open_it} mounted")
+            await settle(pilot, app)
+            assert app.screen is screen
             assert styled.count(screen) == 1, open_it
             if isinstance(screen, SettingsScreen):
                 assert screen.query_one("#themes", OptionList).highlighted_option.id == app.theme

@@ -8,8 +8,9 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
 from screen_text import notes
+from textual.app import App
 from textual.pilot import Pilot
-from waiting import SAFETY_NET
+from waiting import SAFETY_NET, wait_until
 
 from mqtui.engine.actions import Action
 from mqtui.engine.state import STAGE_SETUP, Hero, Monster, Room, State, cell_key, edge_key
@@ -148,9 +149,33 @@ def shows_latest(app: MQApp) -> bool:
     return (shown is not None and shown.n == store.snapshot().n) or screen.holding_back
 
 
-async def drain(pilot: Pilot[object]) -> None:
-    """Until the app is idle: what was posted to it so far handled, the screen drawn (``Pilot.pause``)."""
+async def handled(app: App[object], timeout: float = 2 * SAFETY_NET) -> None:
+    """Until the app and every node of its screen have handled what was posted to them so far (or the app
+    has ended). ``Pilot.pause`` waits for the same, but at most 30 s (Textual's own ceiling, then
+    ``WaitForScreenTimeout``), which a screen that mounts or lays out its widgets on a loaded machine
+    passes (seen at load 20 with the tests at nice 10); this one's ceiling is the suite's, for a hung
+    test. (``call_later`` runs its callback once the node has handled the messages before it.)"""
+    left = [0]
+
+    def one() -> None:
+        left[0] -= 1
+
+    for node in [app, *app.screen.walk_children(with_self=True)]:
+        if node.call_later(one):
+            left[0] += 1
+    await wait_until(lambda: left[0] <= 0 or not app.is_running, timeout, "the app to handle its messages")
+
+
+async def pause(pilot: Pilot[object]) -> None:
+    """``Pilot.pause`` (what was posted handled, the app idle, the screen drawn), without its 30 s ceiling
+    on the handling: :func:`handled` first, so that what the pause itself waits for is what came since."""
+    await handled(pilot.app)
     await pilot.pause()
+
+
+async def drain(pilot: Pilot[object]) -> None:
+    """Until the app is idle: what was posted to it so far handled, the screen drawn (:func:`pause`)."""
+    await pause(pilot)
 
 
 async def until(
@@ -161,7 +186,7 @@ async def until(
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
-        await pilot.pause()
+        await pause(pilot)
         if condition():
             return
         if loop.time() > end:
@@ -215,7 +240,7 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
     game still opening) it waits once for the app to be idle and returns if there is still none."""
     await drain(pilot)
     if _game_screen(app) is None or app.game_store is None:
-        await pilot.pause()
+        await pause(pilot)
         if _game_screen(app) is None or app.game_store is None:
             return
     await until(pilot, lambda: shows_latest(app), "the screen to show the store's latest state")
@@ -224,8 +249,8 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
 
 async def redraw(pilot: Pilot[object]) -> None:
     """Draw the screen on top now (layout and sizes current), once what was posted to it is handled:
-    ``Pilot.pause``, which ends with a redraw."""
-    await pilot.pause()
+    ``Pilot.pause``, which ends with a redraw (:func:`pause`)."""
+    await pause(pilot)
 
 
 @contextlib.asynccontextmanager

@@ -77,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the address browsers use, e.g. https://games.example.org behind a TLS reverse proxy",
     )
     parser.add_argument("--socket", metavar="PATH", help="also take protocol clients on this Unix socket")
-    parser.add_argument("--no-ssh", action="store_true", help="no SSH server (with --socket or --local-seat)")
+    parser.add_argument(
+        "--no-ssh", action="store_true", help="no SSH server (with --web, --socket or --local-seat)"
+    )
     parser.add_argument("--local-seat", type=int, metavar="SEAT", help="play SEAT in this terminal too")
     lobby = parser.add_argument_group("lobby (no --new/--load): many tables, saved in the tables folder")
     lobby.add_argument("--name", default="", help="the host's name, shown at the top of the lobby")
@@ -166,14 +168,19 @@ def add_operator_arguments(parser: argparse.ArgumentParser) -> None:
         ("--session-files", "N", "open files of a session's app (RLIMIT_NOFILE)"),
         ("--session-nice", "N", "niceness added to a session's app, 0-19 (the host keeps its own)"),
         ("--session-cpu", "S", "CPU-seconds a session's app may use in all, a runaway guard (RLIMIT_CPU)"),
+        (
+            "--session-cpu-max",
+            "PERCENT",
+            "percent of one core a session's app may use at most (cgroup cpu.max)",
+        ),
     ):
-        default = getattr(c, flag.removeprefix("--session-"))
+        default = getattr(c, flag.removeprefix("--session-").replace("-", "_"))
         group.add_argument(
             flag, type=int, default=default, metavar=metavar, help=f"{text}; default {default}"
         )
     group.add_argument(
         "--session-cgroup", metavar="DIR", default="",
-        help="a cgroup v2 folder this user may write: each session's app gets a cgroup under it",
+        help="a cgroup v2 folder this user may write (made if missing): each session's app gets a cgroup there",
     )  # fmt: skip
     ops = parser.add_argument_group("running it")
     ops.add_argument(

@@ -382,15 +382,21 @@ def seats_for(request: lp.Create) -> list[SeatRec]:
 
 
 def lobby_banner(host: LobbyHost, addr: str, problems: list[str], codes_file: Path | None = None) -> str:
-    """What a lobby host says at start; with ``codes_file``, the tables' join codes are in that file."""
+    """What a lobby host says at start (``addr`` "": no SSH, a lobby for browsers); with ``codes_file``,
+    the tables' join codes are in that file."""
     t = host.tables
     target = f"[{addr}]" if ":" in addr else addr
-    port = f"-p {host.port} " if host.port != 22 else ""
+    port = f"-p {host.port} " if addr and host.port != 22 else ""
     lines = [
-        f'mqtui serve: host "{host.name}", {len(t.tables)} table(s) from {t.folder} (at most {t.max_tables})',
-        f"SSH on {addr}:{host.port}. Visitors open the lobby with:  ssh {port}{target}",
-        "  (any SSH key, or Enter at the 'Join code' prompt; a seat's join code goes straight to the seat)",
+        f'mqtui serve: host "{host.name}", {len(t.tables)} table(s) from {t.folder} (at most {t.max_tables})'
     ]
+    if addr:
+        lines += [
+            f"SSH on {addr}:{host.port}. Visitors open the lobby with:  ssh {port}{target}",
+            "  (any SSH key, or Enter at the 'Join code' prompt; a seat's join code goes straight to the seat)",
+        ]
+    else:
+        lines.append("No SSH (--no-ssh): visitors come by browser (below)")
     for info in t.infos():
         a = t.tables[info.id]
         who = ", ".join(f"{s.name}" for s in info.seats)
@@ -399,7 +405,8 @@ def lobby_banner(host: LobbyHost, addr: str, problems: list[str], codes_file: Pa
         for i, slot in enumerate(a.slots):
             codes = a.codes_for(str(i))
             if slot.human and codes and codes_file is None:
-                lines.append(f"    seat {i}  {slot.name:<14} ssh {port}code-{codes[0]}@{target}")
+                join = f"ssh {port}code-{codes[0]}@{target}" if addr else f"join code {codes[0]}"
+                lines.append(f"    seat {i}  {slot.name:<14} {join}")
     if codes_file is not None and t.tables:
         lines.append(f"  (the seats' join codes are in {codes_file}; --print-codes shows them here)")
     lines.extend(f"  not opened: {p}" for p in problems)
@@ -422,7 +429,6 @@ async def serve_lobby(
 
     for flag, given in (
         ("--local-seat", opts.local_seat is not None),
-        ("--no-ssh", not opts.ssh),
         ("--socket", bool(opts.socket)),
         ("--save", bool(opts.save)),
         ("--keys", bool(opts.keys)),
@@ -430,6 +436,8 @@ async def serve_lobby(
     ):
         if given:
             raise ServeError(f"{flag} needs --new or --load (a single-table host); the lobby picks per table")
+    if not opts.ssh and not opts.web:
+        raise ServeError("--no-ssh leaves a lobby no front door: give --web (a lobby for browsers only)")
     config = opts.table_config()
     folder = Path(opts.tables) if opts.tables else data_dir() / "tables"
     tables = Tables(
@@ -446,17 +454,22 @@ async def serve_lobby(
     web: FrontDoor | None = None
     try:
         problems = await tables.load_all()
-        await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
+        if opts.ssh:  # (--web --no-ssh: a lobby for browsers only; the host's limits and list still hold)
+            await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
         admin = await start_admin(host, opts.admin_socket, opts.metrics)
         await tables.start()
         if opts.fork:
             await host.start_forks()
         if door is not None:
             web = await door(host, opts)
-        full = lobby_banner(host, opts.host, problems)
+        full = lobby_banner(host, opts.host if opts.ssh else "", problems)
         codes_file = folder / "join-codes.txt"
         write_codes(codes_file, full)  # for the host's user only
-        shown = full if show_codes(opts, sys.stdout) else lobby_banner(host, opts.host, problems, codes_file)
+        shown = (
+            full
+            if show_codes(opts, sys.stdout)
+            else lobby_banner(host, opts.host if opts.ssh else "", problems, codes_file)
+        )
         print(shown, flush=True)
         if web is not None:
             print(web.banner(opts.web), flush=True)

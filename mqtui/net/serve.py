@@ -92,6 +92,9 @@ def banner(
         lines.append(f"SSH on {host}:{port}. Players join with (one code per seat):")
     elif sock:
         lines.append(f"Protocol socket {sock}; join codes:")
+    else:  # (a browser-only host: its links, with these codes, follow the banner)
+        lines.append("Join codes (one per seat):")
+        join = lambda code: code  # noqa: E731
     if codes_file is not None:
         join = lambda code: f"(join code in {codes_file})"  # noqa: E731
     for i, slot in enumerate(a.slots):
@@ -135,10 +138,8 @@ async def serve(
         0 <= opts.local_seat < len(authority.slots) and authority.slots[opts.local_seat].human
     ):
         raise ServeError(f"--local-seat {opts.local_seat}: not a human seat of this game")
-    if opts.web and not opts.ssh:
-        raise ServeError("--web needs the SSH host (it shares its limits and its list): drop --no-ssh")
-    if not opts.ssh and not opts.socket and opts.local_seat is None:
-        raise ServeError("with --no-ssh, give --socket or --local-seat")
+    if not opts.ssh and not opts.socket and opts.local_seat is None and not opts.web:
+        raise ServeError("with --no-ssh, give --web, --socket or --local-seat")
     log_file: TextIO | None = None
     out: TextIO = sys.stdout
     if opts.local_seat is not None:
@@ -148,7 +149,10 @@ async def serve(
 
     dirs = persist.client_content(authority.engine, authority.game.packs, save_path)
     host: SSHHost | None = None
-    if opts.ssh:  # (asyncssh is imported only for it: a --no-ssh host starts quicker)
+    # (asyncssh is imported only for it: a --no-ssh host starts quicker). A browser-only host (--web
+    # --no-ssh) has one too, which does not listen: its limits, bans, list and fork server are the
+    # browsers' as they are beside SSH
+    if opts.ssh or opts.web:
         from mqtui.net.admin import start_admin
         from mqtui.net.sshserver import SSHHost, prepare_host
 
@@ -163,8 +167,9 @@ async def serve(
     web: FrontDoor | None = None
     try:
         if host is not None:
-            await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
-            port = host.port
+            if opts.ssh:
+                await host.listen_or_explain(opts.host, opts.port, data_dir() / "ssh_host_key")
+                port = host.port
             admin = await start_admin(host, opts.admin_socket, opts.metrics)
             if opts.fork:
                 await host.start_forks()
@@ -183,7 +188,7 @@ async def serve(
         if authority.durable is not None:  # the save is on disk before the banner hands out its codes
             await authority.durable.wait(authority.state.n)
         fingerprint = host.fingerprint if host is not None else ""
-        where = (opts.host if host else None, port, opts.socket, fingerprint)
+        where = (opts.host if opts.ssh else None, port, opts.socket, fingerprint)
         full = banner(authority, save_path, *where)
         codes_file = save_path.with_name(save_path.stem + ".codes")
         write_codes(codes_file, full)  # the join codes, for the host's user only

@@ -113,10 +113,11 @@ def prepare_host(host: SSHHost, opts: ServeOptions | None = None) -> None:
     """What ``mqtui serve`` does for its SSH host before it listens: the soft limit of open files raised
     to the hard one, the wrong sign-ins and the bans kept in the data folder across restarts, and the
     operator's settings of ``opts`` (the sessions' containment, the message of the day)."""
+    from mqtui.net.contain import prepare_cgroup
     from mqtui.paths import data_dir
 
     if opts is not None:
-        host.contain = opts.contain
+        host.contain = prepare_cgroup(opts.contain)  # (--session-cgroup: made, its controllers enabled)
         host.motd_file = opts.motd
         host.read_motd()
 
@@ -548,6 +549,11 @@ class SSHHost:
         finally:
             theirs.close()
         self.children[child.pid] = seat
+        if self.contain.cgroup:  # (the app places itself too; the host's words are the ones logged)
+            from mqtui.net.contain import place_in_cgroup
+
+            for problem in place_in_cgroup(Path(self.contain.cgroup), child.pid, self.contain):
+                self.repeats.note("session cgroup", problem)
         return child
 
     @staticmethod

@@ -58,6 +58,7 @@ from aiohttp import WSMsgType, web
 from mqtui.atomic import write_atomic
 from mqtui.net.authority import Authority
 from mqtui.net.contain import ENV as CONTAIN_ENV
+from mqtui.net.contain import place_in_cgroup, remove_cgroup
 from mqtui.net.identity import SPECTATOR, Claim, normalise_code, shown_identity
 from mqtui.net.limits import PLAYER, VISITOR, Limits, Ticket, clamp_size
 from mqtui.net.limits import SPECTATOR as WATCHING
@@ -738,6 +739,9 @@ class WebSession:
             theirs.close()
         self.app = app
         proc = app.process
+        if self.host.contain.cgroup:  # (the app places itself too; the host's words are the ones logged)
+            for problem in place_in_cgroup(Path(self.host.contain.cgroup), proc.pid, self.host.contain):
+                self.host.repeats.note("session cgroup", problem)
         waits = {
             asyncio.ensure_future(proc.wait()),
             asyncio.ensure_future(self.ended.wait()),
@@ -762,6 +766,7 @@ class WebSession:
             if proc.returncode is None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(proc.pid, 9)
+            remove_cgroup(self.host.contain.cgroup, proc.pid)  # (the app placed itself there, as over SSH)
         code = proc.returncode
         return code if code is not None and code >= 0 else 1
 
