@@ -1,6 +1,6 @@
 """CPU the full app spends redrawing per game action on a busy table (prints figures, asserts nothing).
 
-    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--pace 0.05] [--keys a1] [--profile]
+    .venv/bin/python bench/redraw.py [--actions 120] [--seed 7] [--pace 0.05] [--keys a1] [--table 24] [--profile]
 
 A 4-seat game runs in this process (a LocalStore, every seat played from here by random legal
 actions); one full app (``MQApp`` at 80x24, headless) watches it through seat 0's eyes, as a network
@@ -24,6 +24,13 @@ does (``a1``, what bench/net.py types: the actions pane, then its first action; 
 same from any pane), the other seats at random from here. CPU per key press (until the app is idle
 with its screen drawn, the action it did shown) and per other seat's action watched. A decision the
 keys do not make (the first action opens a dialog) is made from here and not counted.
+
+With ``--table N``, a fourth figure: a table of four played as ``bench/net.py`` plays it (each decision:
+the first entry of the deciding seat's actions pane, as its keys ``a1`` pick it) for its first N actions
+from a new game (``--table-seed``; net.py plays 6), shown paced (``--pace``, at least 0.2 s) to one app
+per seat in turn, each app through its seat's eyes: CPU per action of the app whose seat acted and of
+each other app, and per session ((acting + 3 x others) / 4), what net.py's "CPU ms/action/session"
+measures without the network (the snapshot decoded, the frames written to a terminal).
 
 ``--profile`` prints a cProfile of the app's part (top functions by cumulative time), and of the key
 presses with ``--keys``.
@@ -256,6 +263,51 @@ async def paced(engine: Engine, seed: int, actions: list[Action], pace: float) -
     return busy, idle
 
 
+def first_entries(engine: Engine, seed: int, n: int) -> list[Action]:
+    """The first ``n`` actions of a new game in which each decision is the first entry of the deciding
+    seat's actions pane (what the keys ``a1`` pick; an entry of several actions: its first)."""
+    from mqtui.ui.describe import labelled, pane_actions, sort_key
+
+    local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
+    out: list[Action] = []
+    while len(out) < n and not local.snapshot().over:
+        who = engine.deciding(local.state)
+        if who < 0:
+            break
+        snap = local.snapshot(who)
+        offered = [a for a in pane_actions(snap.legal) if a.kind != "charity"]
+        entries = sorted(labelled(offered, snap, local.cards, short=True), key=lambda e: sort_key(e[1]))
+        action = entries[0][1] if entries else snap.legal[0]
+        local.apply(action)
+        out.append(action)
+    return out
+
+
+async def table_seat(
+    engine: Engine, seed: int, actions: list[Action], seat: int, pace: float
+) -> tuple[list[float], list[float]]:
+    """One app watching the table through ``seat``'s eyes, the actions paced: the process CPU from
+    each action until the next (that seat's actions, the others')."""
+    from mqtui.ui.app import MQApp
+
+    local = LocalStore.new(engine, tuple(Seat(a, b, HUMAN) for a, b in SEATS), seed, bot_delay=0)
+    store = SeatStore(local, seat)
+    app = MQApp(store=store, save_settings_file=False)  # type: ignore[arg-type]
+    acting: list[float] = []
+    others: list[float] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        await asyncio.sleep(0.5)
+        for action in actions:
+            t0 = time.process_time()
+            local.apply(action)
+            store.publish()
+            await asyncio.sleep(pace)
+            (acting if action.seat == seat else others).append(time.process_time() - t0)
+    return acting, others
+
+
 def ms(xs: list[float]) -> str:
     if not xs:
         return "-"
@@ -272,6 +324,10 @@ def main() -> None:
         default="",
         help="also a game where seat 0 acts by these keys (a1: the actions pane, option 1)",
     )
+    ap.add_argument(
+        "--table", type=int, default=0, help="also a table of four as bench/net.py plays it (N actions)"
+    )
+    ap.add_argument("--table-seed", type=int, default=100)
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
     os.environ.setdefault("MQTUI_DATA", tempfile.mkdtemp(prefix="mqbench"))
@@ -308,6 +364,23 @@ def main() -> None:
         both = pressed + watched
         if both:
             print(f"    all:                               {ms(both)}")
+    if args.table:
+        played = first_entries(engine, args.table_seed, args.table)
+        pace = max(args.pace, 0.2)
+        acting, others = [], []
+        for seat in range(len(SEATS)):
+            a, o = asyncio.run(table_seat(engine, args.table_seed, played, seat, pace))
+            acting += a
+            others += o
+        print(
+            f"  a table of four as bench/net.py plays it ({len(played)} actions, seed {args.table_seed}, "
+            f"one every {pace:g} s), CPU ms per action:"
+        )
+        print(f"    the app whose seat acted:  {ms(acting)}")
+        print(f"    each other app:            {ms(others)}")
+        if acting and others:
+            per = (statistics.mean(acting) + 3 * statistics.mean(others)) / 4
+            print(f"    per session:               {1000 * per:6.1f}")
     if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
         if kprofs:

@@ -26,7 +26,8 @@ from ui_helpers import (
 from mqtui.bots import advice
 from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action
-from mqtui.store import LocalStore
+from mqtui.engine.cards import CardTable
+from mqtui.store import LocalStore, Snapshot
 from mqtui.ui.advisor import AdviceTally, tally_for
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
@@ -86,6 +87,48 @@ async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_pla
         tally = tally_for(store)
         assert tally.offered == 1
         assert tally.followed == (1 if line.split(";")[1].strip().startswith("pass") else 0)
+
+
+async def test_the_fight_panes_line_is_worked_out_once_for_the_decision_on_show(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line comes after the screen has drawn the decision, for that decision only: a line worked
+    out for a state never shows once another is on screen, and the key w gives the same advice without
+    a second look-ahead."""
+    import mqtui.ui.screens.game as game_screen
+
+    asked: list[tuple[int, int]] = []  # (the state advised on, the state on screen then)
+    real = game_screen.advice_for
+
+    def counted(snap: Snapshot, cards: CardTable) -> Advice | None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.snapshot is not None
+        asked.append((snap.n, screen.snapshot.n))
+        return real(snap, cards)
+
+    monkeypatch.setattr(game_screen, "advice_for", counted)
+    store = fight_game()
+    app = make_app(store)
+    app.game_store = store
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await past_hand_off(pilot, app)
+        await act(pilot, app, "shift+up")  # into the fight: Ann decides in its window
+        await until(pilot, lambda: advisor_line(app), "the advisor's line")
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.snapshot is not None
+        fight_n = screen.snapshot.n
+        assert asked == [(fight_n, fight_n)]
+        line = advisor_line(app)
+        await press(pilot, "w", lambda: advice_notes(app))
+        assert advice_notes(app)[-1] == line
+        assert asked == [(fight_n, fight_n)]  # (w: the advice already worked out)
+        await app.screen.perform(Action(0, "pass"))
+        await settle(pilot, app)
+        assert screen.snapshot is not None and screen.snapshot.n != fight_n
+        # every look-ahead was for the state on screen when it ran, and the line on show is the
+        # current decision's (or none)
+        assert all(advised == shown for advised, shown in asked)
+        assert advisor_line(app) != line or asked[-1][0] == screen.snapshot.n
 
 
 async def test_the_advisor_can_be_turned_off() -> None:

@@ -137,6 +137,26 @@ async def test_the_strip_follows_a_level_and_warns(size: tuple[int, int]) -> Non
         assert "▶Ann L2" in "\n".join(strip_lines(app))
 
 
+@pytest.mark.parametrize(("level", "lines", "sheet"), [(1, 2, 7), (9, 3, 6)])
+async def test_each_line_the_strip_takes_past_one_comes_out_of_a_short_screens_hero_sheet(
+    level: int, lines: int, sheet: int
+) -> None:
+    store = store_for(FOUR)
+    hero(store, 3).level = level  # Level 9: a warning line under the heroes' two
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert len(strip_lines(app)) == lines
+        sheet_pane = app.screen.query_one("#hero")
+        assert sheet_pane.styles.max_height is not None and sheet_pane.styles.max_height.value == sheet
+        assert sheet_pane.region.height <= sheet
+        # the panes that give the lines back are marked, not the screen (a class on the screen restyles
+        # every widget of it)
+        for pane in (sheet_pane, app.screen.query_one("#card-box")):
+            assert pane.has_class("-race-2") and pane.has_class("-race-3") == (lines >= 3)
+        assert not app.screen.has_class("-race-2") and not app.screen.has_class("-race-3")
+
+
 async def test_the_strip_shows_nothing_private_over_a_hand_off() -> None:
     """Hot seat: the strip, on the hand-off screen and after it, holds no card of either hand."""
     store = store_for((("Ann", "human"), ("Bob", "human")))

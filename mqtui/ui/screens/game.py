@@ -149,6 +149,7 @@ class GameScreen(SteadyScreen[None]):
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
+        self._advice_kept: tuple[object, object, Advice | None] | None = None  # (view, (seat, legal), advice)
         self._fight_panes: tuple[Widget, ...] | None = None  # the panes a fight restyles (looked up once)
         self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
         self._kinds: tuple[tuple[Action, ...], frozenset[str]] = ((), frozenset())  # (legal, their kinds)
@@ -709,21 +710,45 @@ class GameScreen(SteadyScreen[None]):
         return mq_app(self).settings.advisor
 
     def _advise_fight(self, snap: Snapshot) -> None:
-        """In a fight decision of ours, the advisor's line goes into the combat pane."""
-        advice = None
+        """In a fight decision of ours, the advisor's line goes into the combat pane: worked out once
+        the screen has drawn the decision (the look-ahead takes up to ``ADVICE_MS``; the player sees
+        the new state first), and only if that decision is still the one on show."""
         frame = snap.view.frames[-1] if snap.view.frames else None
-        if self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal:
-            advice = advice_for(snap, self.cards)
+        wanted = self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal
+        if self._combat_panes is None:
+            self._combat_panes = list(self.query(CombatPane))
+        for pane in self._combat_panes:  # (the line of a decision that is over never stays up)
+            pane.advice = ""  # (drawn with the snapshot, set next)
+        if wanted:
+            self.call_after_refresh(self._advise_shown, snap)
+
+    def _advise_shown(self, snap: Snapshot) -> None:
+        if self.snapshot is not snap or not self.is_attached:
+            return  # a newer snapshot came first: its own line (if any) is on its way
+        advice = self._advice(snap)
+        if advice is not None:
+            self._advised = (snap.n, advice)
+            self._show_advice(advice.text)
+
+    def _show_advice(self, text: str) -> None:
         if self._combat_panes is None:
             self._combat_panes = list(self.query(CombatPane))
         for pane in self._combat_panes:
-            pane.advice = advice.text if advice is not None else ""
-        if advice is not None:
-            self._advised = (snap.n, advice)
+            pane.show_advice(text)
+
+    def _advice(self, snap: Snapshot) -> Advice | None:
+        """The advisor's advice for the snapshot's decision, worked out once for each state (the
+        fight pane's line and the key ``w`` share it)."""
+        kept = self._advice_kept
+        if kept is not None and kept[0] is snap.view and kept[1] == (snap.seat, snap.legal):
+            return kept[2]
+        advice = advice_for(snap, self.cards)
+        self._advice_kept = (snap.view, (snap.seat, snap.legal), advice)
+        return advice
 
     def action_advice(self) -> None:
         snap = self.snapshot
-        advice = advice_for(snap, self.cards) if snap is not None and self._advisor_on() else None
+        advice = self._advice(snap) if snap is not None and self._advisor_on() else None
         if snap is None or advice is None:
             self.notify("Nothing to decide just now.", title="Advisor")
             return

@@ -258,6 +258,14 @@ class CombatPane(NoLinks, SteadySize, Static):
         if not self._behind:
             self._fit(snap)
 
+    def show_advice(self, text: str) -> None:
+        """The advisor's line for the decision on show (worked out after the screen was drawn)."""
+        if text == self.advice:
+            return
+        self.advice = text
+        if self.snapshot is not None and not self._behind:
+            self._fit(self.snapshot)
+
     def _catch_up(self) -> None:
         if self._behind and self.snapshot is not None:
             self._behind = False
