@@ -240,7 +240,8 @@ class SharedView:
         self.closing = False
         self.unused = False  # stopped for want of watchers
         self.ended = asyncio.Event()
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the next ask for a frame
+        self._linger: asyncio.TimerHandle | None = None  # the stop once its last watcher has gone
         self._stop = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(self.run())
 
@@ -296,8 +297,9 @@ class SharedView:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     if self.child.proc.returncode is None:
                         os.killpg(self.child.pid, signal.SIGKILL)
-            if self._timer is not None:
-                self._timer.cancel()
+            for timer in (self._timer, self._linger):
+                if timer is not None:
+                    timer.cancel()
             if self._flusher is not None:
                 self._flusher.cancel()
             if host.views.get(self.key) is self:
@@ -384,7 +386,7 @@ class SharedView:
         await self.ended.wait()
 
     def _maybe_stop(self) -> None:
-        self._timer = None
+        self._linger = None
         if not self.watchers:
             self.unused = True  # (a watcher who came meanwhile goes to a new view)
             self._stop.set()
@@ -394,9 +396,9 @@ class SharedView:
     async def serve(self, w: Watcher, guard: SessionGuard) -> int | str:
         """Show this view to ``w`` until it leaves, asks for more, or the app ends: an exit code,
         :data:`OWN_APP`, or ``_RESIZED``."""
-        if self._timer is not None and not self.watchers:  # (it was about to stop)
-            self._timer.cancel()
-            self._timer = None
+        if self._linger is not None:  # (it was about to stop)
+            self._linger.cancel()
+            self._linger = None
         w.process.stdout.write(ENTER)
         w.on_room = self.want_frame
         self.watchers.add(w)
@@ -429,9 +431,9 @@ class SharedView:
             for task in (writer, keys, ended):
                 task.cancel()
                 task.add_done_callback(_retrieved)
-            if not self.watchers and not self.closing and self._timer is None:
+            if not self.watchers and not self.closing and self._linger is None:
                 linger = 0.0 if outcome == _RESIZED else VIEW_LINGER  # (a resize storm keeps no apps)
-                self._timer = asyncio.get_running_loop().call_later(linger, self._maybe_stop)
+                self._linger = asyncio.get_running_loop().call_later(linger, self._maybe_stop)
 
     async def _keys(self, w: Watcher, guard: SessionGuard) -> int | str:
         import asyncssh
