@@ -5,6 +5,7 @@ hand card reaches a watcher's bytes."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from secrets_helpers import public_names, secret_names
@@ -152,7 +153,8 @@ def _bare_view() -> w.SharedView:
     view.watchers, view.marks, view.child = set(), w.Marks(), None
     view.pending, view._flusher = [], None
     view.ready = view.closing = False
-    view.asked, view.frames, view._timer = -1e9, 0, None
+    view.asked, view.frames, view._timer, view._linger = -1e9, 0, None, None
+    view._stop = asyncio.Event()
     return view
 
 
@@ -201,6 +203,22 @@ async def test_a_slow_watcher_is_skipped_to_a_new_frame_and_stalls_nobody() -> N
     finally:
         for task in writers:
             task.cancel()
+
+
+async def test_the_last_watcher_leaving_while_a_frame_is_due_still_stops_the_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(w, "VIEW_LINGER", 0.05)
+    view = _bare_view()
+    view._ask = lambda: None  # type: ignore[method-assign]  # (no app to signal)
+    view.ready = True
+    view.asked = time.monotonic()  # a frame was just asked for: the next one waits for its timer
+    leaving = _watcher(view, _Channel())
+    view.want_frame()
+    assert view._timer is not None, "(a frame is due)"
+    view.watchers.discard(leaving)  # the last watcher goes (serve's end) while that frame is due
+    view._left(0)
+    await _until(view._stop.is_set, 10)  # its app is stopped after the linger, as for any last watcher
 
 
 async def test_a_burst_of_reads_goes_to_each_watcher_in_one_write() -> None:

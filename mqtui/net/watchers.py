@@ -431,9 +431,14 @@ class SharedView:
             for task in (writer, keys, ended):
                 task.cancel()
                 task.add_done_callback(_retrieved)
-            if not self.watchers and not self.closing and self._linger is None:
-                linger = 0.0 if outcome == _RESIZED else VIEW_LINGER  # (a resize storm keeps no apps)
-                self._linger = asyncio.get_running_loop().call_later(linger, self._maybe_stop)
+            self._left(outcome)
+
+    def _left(self, outcome: int | str) -> None:
+        """A watcher has gone (``outcome``: why): after the last one, the app stops once it has
+        lingered (a quick return keeps it)."""
+        if not self.watchers and not self.closing and self._linger is None:
+            linger = 0.0 if outcome == _RESIZED else VIEW_LINGER  # (a resize storm keeps no apps)
+            self._linger = asyncio.get_running_loop().call_later(linger, self._maybe_stop)
 
     async def _keys(self, w: Watcher, guard: SessionGuard) -> int | str:
         import asyncssh
