@@ -205,7 +205,9 @@ async def test_a_flood_of_connections_under_a_low_file_limit_locks_nobody_out(tm
     text = out.read_text()
     tracebacks = text.count("Traceback")
     assert tracebacks <= 1, f"{tracebacks} tracebacks in the log; it ends with:\n{text[-1500:]}"
-    assert len(text.splitlines()) < 400, f"{len(text.splitlines())} lines of log"
+    # at most one line for each connection of the flood (each refusal says why), plus the banner and the
+    # dependencies' import warnings (the lowest versions' cryptography adds 4): no loop of errors
+    assert len(text.splitlines()) <= FLOOD + 30, f"{len(text.splitlines())} lines of log"
 
 
 async def test_a_session_that_floods_is_ended_after_its_byte_budget(
