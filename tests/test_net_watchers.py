@@ -217,7 +217,7 @@ async def test_the_last_watcher_leaving_while_a_frame_is_due_still_stops_the_vie
     view.want_frame()
     assert view._timer is not None, "(a frame is due)"
     view.watchers.discard(leaving)  # the last watcher goes (serve's end) while that frame is due
-    view._left(0)
+    view.watcher_left(0)
     await _until(view._stop.is_set, 10)  # its app is stopped after the linger, as for any last watcher
 
 

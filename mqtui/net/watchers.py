@@ -431,9 +431,9 @@ class SharedView:
             for task in (writer, keys, ended):
                 task.cancel()
                 task.add_done_callback(_retrieved)
-            self._left(outcome)
+            self.watcher_left(outcome)
 
-    def _left(self, outcome: int | str) -> None:
+    def watcher_left(self, outcome: int | str) -> None:
         """A watcher has gone (``outcome``: why): after the last one, the app stops once it has
         lingered (a quick return keeps it)."""
         if not self.watchers and not self.closing and self._linger is None:
