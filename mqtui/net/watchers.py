@@ -297,11 +297,9 @@ class SharedView:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     if self.child.proc.returncode is None:
                         os.killpg(self.child.pid, signal.SIGKILL)
-            for timer in (self._timer, self._linger):
+            for timer in (self._timer, self._linger, self._flusher):
                 if timer is not None:
                     timer.cancel()
-            if self._flusher is not None:
-                self._flusher.cancel()
             if host.views.get(self.key) is self:
                 del host.views[self.key]
             self.ended.set()
