@@ -90,23 +90,65 @@ def files_left() -> int | None:
 
 
 class Repeats:
-    """One log line for an error that repeats: the first at once, then one every ``every`` seconds with
-    how many times it came meanwhile (an accept() failing for want of descriptors comes 100 times a
-    second; a traceback each time filled a disk)."""
+    """One log line for what repeats: the first at once, then, while it goes on, one every ``every``
+    seconds with how many times it came meanwhile, and a last such line when it has stopped (an
+    accept() failing for want of descriptors comes 100 times a second, and a traceback each time filled
+    a disk; a flood from one address is refused hundreds of times). What is counted is named by its
+    ``what`` (the latest ``detail`` shown), or by ``key`` when given (a refusal: its address and reason)."""
+
+    LIMIT = 4096  # kinds of line remembered at most (addresses come and go): the quiet ones go first
 
     def __init__(self, every: float = 10.0) -> None:
         self.every = every
-        self._seen: dict[str, tuple[float, int]] = {}  # what -> (when last logged, times since)
+        # key -> (when last logged, times since, the line, its level)
+        self._seen: dict[object, tuple[float, int, str, int]] = {}
+        self._flush: asyncio.TimerHandle | None = None
 
-    def note(self, what: str, detail: str = "") -> None:
+    def note(self, what: str, detail: str = "", *, level: int = logging.ERROR, key: object = None) -> None:
         now = time.monotonic()
-        last, count = self._seen.get(what, (-1e9, 0))
+        line = f"{what}: {detail}" if detail else what
+        key = what if key is None else key
+        last, count, _, _ = self._seen.get(key, (-1e9, 0, line, level))
         if now - last >= self.every:
-            more = f" ({count} more times in the last {now - last:.0f} s)" if count else ""
-            log.error("%s%s%s", what, f": {detail}" if detail else "", more)
-            self._seen[what] = (now, 0)
+            self._log(line, level, count, now - last)
+            self._seen[key] = (now, 0, line, level)
+            if len(self._seen) > self.LIMIT:
+                self._forget(now)
         else:
-            self._seen[what] = (last, count + 1)
+            self._seen[key] = (last, count + 1, line, level)
+            self._flush_later()
+
+    def __len__(self) -> int:
+        """How many kinds of line are remembered now."""
+        return len(self._seen)
+
+    def flush(self) -> None:
+        """Log the counts of what came since its last line, once it has been quiet for ``every`` s."""
+        self._flush = None
+        now = time.monotonic()
+        for key, (last, count, line, level) in list(self._seen.items()):
+            if count and now - last >= self.every:
+                self._log(line, level, count, now - last)
+                self._seen[key] = (now, 0, line, level)
+        if any(count for _, count, _, _ in self._seen.values()):
+            self._flush_later()
+
+    def _flush_later(self) -> None:
+        if self._flush is None:
+            with contextlib.suppress(RuntimeError):  # (no running loop: the next note logs the count)
+                self._flush = asyncio.get_running_loop().call_later(self.every, self.flush)
+
+    def _forget(self, now: float) -> None:
+        for key, (last, count, line, level) in list(self._seen.items()):
+            if count:
+                self._log(line, level, count, now - last)
+            if count or now - last >= self.every:
+                del self._seen[key]
+
+    @staticmethod
+    def _log(line: str, level: int, count: int, since: float) -> None:
+        more = f" ({count} more times in the last {since:.0f} s)" if count else ""
+        log.log(level, "%s%s", line, more)
 
 
 def prepare_host(host: SSHHost, opts: ServeOptions | None = None) -> None:
@@ -678,7 +720,9 @@ class _Server(asyncssh.SSHServer):
         gate = self.host.gate
         ban = gate.banned(self.addr)
         if ban:
-            log.info("refusing %s: banned (%s)", self.addr, ban)
+            self.host.repeats.note(
+                f"refusing {self.addr}", f"banned ({ban})", level=logging.INFO, key=(self.addr, "banned")
+            )
             self.refused = "mqtui: your address is banned from this server"
             self._timer = asyncio.get_running_loop().call_later(10.0, self.refuse, self.refused)
             return
@@ -700,7 +744,8 @@ class _Server(asyncssh.SSHServer):
 
     def refuse(self, reason: str, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
         """Close the connection with a reason in words (ssh prints it: 'Received disconnect ...')."""
-        log.info("refusing %s: %s", self.addr or "a connection", reason)
+        addr = self.addr or "a connection"
+        self.host.repeats.note(f"refusing {addr}", reason, level=logging.INFO, key=(addr, reason))
         self.host.refused(reason)
         self._stop_timer()
         self.host.gate.done(self)

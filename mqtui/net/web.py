@@ -394,7 +394,9 @@ class WebHost:
     async def page(self, request: web.Request) -> web.Response:
         addr = self.address(request)
         if why := self.host.gate.banned(addr):
-            log.info("refusing a browser from %s: banned (%s)", addr, why)
+            self.host.repeats.note(
+                f"refusing a browser from {addr}", f"banned ({why})", level=logging.INFO, key=(addr, "banned")
+            )
             return _text(403, "mqtui: your address is banned from this server")
         cookie = request.cookies.get(COOKIE)
         identity = self.browsers.identity(cookie)
@@ -458,7 +460,13 @@ class WebHost:
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         addr = self.address(request)
         if not self.origin_ok(request):
-            log.info("refusing a websocket from %s: Origin %r", addr, request.headers.get("Origin", ""))
+            origin = request.headers.get("Origin", "")
+            self.host.repeats.note(
+                f"refusing a websocket from {addr}",
+                f"Origin {origin!r}",
+                level=logging.INFO,
+                key=(addr, origin),
+            )
             return _text(403, "mqtui: this page is not one of this host's")
         pending = self.pending.pop(request.match_info["ticket"], None)
         identity = self.browsers.identity(request.cookies.get(COOKIE))
