@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from endgame_helpers import game_until
+from endgame_helpers import SEED, game_actions, game_until
 from screen_text import notes
 from test_ui_rails import hopeless_room
 from textual.containers import VerticalScroll
@@ -35,6 +35,7 @@ from ui_helpers import (
 
 from mqtui.saves import slots
 from mqtui.store import LocalStore
+from mqtui.ui.widgets.actions import FIGHT_ROWS, ActionList
 from mqtui.ui.widgets.footer import QuietFooter
 from mqtui.ui.widgets.hand import CardList
 
@@ -217,6 +218,36 @@ async def test_settings_say_their_keys_and_esc_says_nothing_was_saved() -> None:
 
 OWN_FIGHT = 67  # seed 7: Ann fights a Cyclops; she may play Stubbed Its Claw or her Holy Water
 OTHERS_FIGHT = 132  # seed 7: Grizzlebeard fights; Ann may play a card on either side
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_in_a_fight_the_actions_take_the_rows_they_need_and_give_them_back_after(
+    size: tuple[int, int],
+) -> None:
+    """In a fight the actions pane is as tall as its few actions (3 to 8 rows with its borders: the hand
+    keeps the rest), every one of them in view; once the fight is over it is as tall as in an app
+    opened after the fight."""
+    store = game_until(OWN_FIGHT)
+    assert store.state.combat is not None
+    app = local_app(store)
+    least, most = FIGHT_ROWS
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        actions = app.screen.query_one(ActionList)
+        rows = actions.virtual_size.height + actions.styles.gutter.height
+        assert actions.outer_size.height == min(most, max(least, rows))
+        assert rows > most or actions.max_scroll_y == 0  # (all of them in view)
+        for action in game_actions(SEED)[OWN_FIGHT:]:
+            if store.state.combat is None:
+                break
+            store.apply(action)
+        assert store.state.combat is None
+        await settle(pilot, app)
+        after = actions.outer_size.height
+    fresh = local_app(store)
+    async with fresh.run_test(size=size) as pilot:
+        await settle(pilot, fresh)
+        assert fresh.screen.query_one(ActionList).outer_size.height == after
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -255,9 +255,13 @@ class GameScreen(SteadyScreen[None]):
         room_lines, side, *right = self._fight_panes
         room_lines.set_class(fighting and not wide, "-fighting")
         side.set_class(fighting and wide, "-fighting")
+        restyled = any(pane.has_class("-fighting") != fighting for pane in right)
         for pane in right:
             pane.set_class(fighting, "-fighting")
         self.query_one(RaceStrip).compact = fighting
+        if restyled:  # their new heights now, in the layout the classes ask for: not a second layout
+            self.query_one(ActionList).fit_height()
+            self.query_one(HeroSheet).fit()
 
     # -- snapshots ------------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widgets import OptionList
 
@@ -19,6 +20,7 @@ from mqtui.ui.widgets.options import KeptOptions
 from mqtui.ui.widgets.steady import SteadyScroll
 
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
+FIGHT_ROWS = (3, 8)  # a fight's actions pane: as tall as its lines, borders included, within these
 
 
 class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
@@ -102,8 +104,21 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
             self.set_options(self.kept_option(self._prompt(i), id=f"act-{i}") for i in range(len(entries)))
             self.highlighted = 0
         self._name_enter()
+        self.fit_height()
         if len(self._entries) != offered:  # (the keys that pick an action: one per entry)
             self.refresh_bindings()
+
+    def fit_height(self) -> None:
+        """In a fight (``-fighting``, set by the game screen) the pane is as tall as its lines: a height
+        in cells, so that the screen is laid out again only when the number of lines changes (with
+        ``height: auto`` Textual lays the whole screen out again for every new list of options). Out
+        of a fight, the height app.tcss gives it."""
+        if self.has_class("-fighting"):
+            least, most = FIGHT_ROWS
+            rows = self.virtual_size.height + self.styles.gutter.height
+            self.styles.height = min(most, max(least, rows))
+        elif self.styles.inline.has_rule("height"):
+            self.styles.height = None
 
     def _prompt(self, i: int) -> Text:
         """One line per action, cut with "…"; the highlighted one whole (it may wrap)."""
@@ -148,6 +163,10 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
 
     def on_resize(self) -> None:
         self._recut()
+
+    def watch_virtual_size(self, size: Size) -> None:
+        super().watch_virtual_size(size)
+        self.fit_height()  # (the highlighted action wraps, or no longer does: a line more or less)
 
     def watch_show_vertical_scrollbar(self) -> None:
         self._recut()  # (the lines are narrower with the bar, wider without it)

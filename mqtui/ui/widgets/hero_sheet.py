@@ -133,9 +133,9 @@ class HeroSheet(Kept, NoLinks, SteadySize, Static):
         if title != self._title:  # (setting a title draws the whole pane again, even the same title)
             self._title = self.border_title = title
         self._full = hero_text(self.cards, hero, mine, self.compact, moving)
-        self._fit()
+        self.fit()
 
-    def _fit(self) -> None:
+    def fit(self) -> None:
         """What fits; a clipped sheet ends in "…" rather than hiding its last lines silently. The pane
         grows with its text up to its max-height; a layout only when the number of lines changes."""
         height = self.content_size.height
@@ -149,7 +149,7 @@ class HeroSheet(Kept, NoLinks, SteadySize, Static):
         self._lines = lines
 
     def on_resize(self) -> None:
-        self._fit()
+        self.fit()
 
     def cycle(self) -> None:
         snap = self.snapshot
