@@ -84,6 +84,10 @@ class HostProc(JsonChild):
     async def start(self, tree: Path, folder: Path, players: int) -> None:
         folder.mkdir(parents=True)
         env = dict(os.environ, PYTHONPATH=str(tree), MQTUI_DATA=str(folder / "data"))
+        if os.environ.get("MQTUI_BENCH_COUNTERS"):  # the apps count where their CPU goes (bench/counters.py)
+            Path(os.environ["MQTUI_BENCH_COUNTERS"]).mkdir(parents=True, exist_ok=True)
+            env["PYTHONPATH"] += os.pathsep + str(HERE / "counters")
+            env["MQTUI_BENCH_TREE"] = "current" if tree.resolve() == HERE.parent.resolve() else "baseline"
         await self.spawn(
             sys.executable, str(HERE / "net_host.py"), "--folder", str(folder), "--players", str(players),
             cwd=str(tree), env=env,  # (``python -m`` puts the working folder first: the fork server's too)
