@@ -30,12 +30,18 @@ def lines() -> object:
     handler = Lines()
     log = logging.getLogger("mqtui.net")  # (the host's log)
     log.addHandler(handler)
-    level, log.level = log.level, logging.DEBUG
+    # (what another test of the same worker may have left: a level, a logging config that disabled it)
+    level, disabled, floor = log.level, log.disabled, logging.root.manager.disable
+    log.setLevel(logging.DEBUG)
+    log.disabled = False
+    logging.disable(logging.NOTSET)
     try:
         yield handler
     finally:
         log.removeHandler(handler)
         log.setLevel(level)
+        log.disabled = disabled
+        logging.disable(floor)
 
 
 async def test_a_flood_of_refusals_from_one_address_is_two_lines(lines: Lines) -> None:
