@@ -73,3 +73,12 @@ def test_many_addresses_are_not_remembered_for_ever(lines: Lines) -> None:
         repeats.note(f"refusing 10.0.{i // 250}.{i % 250}", "banned", level=logging.INFO, key=i)
     assert len(repeats) <= 101
     assert sum("(1 more times" in line for line in lines.lines) >= 900
+
+
+def test_a_crowd_of_new_addresses_is_not_remembered_for_ever_either(lines: Lines) -> None:
+    repeats = Repeats(every=3600)
+    repeats.LIMIT = 100
+    for i in range(1000):  # each address once: nothing to count, none of them quiet for long
+        repeats.note(f"refusing 10.1.{i // 250}.{i % 250}", "banned", level=logging.INFO, key=i)
+    assert len(repeats) <= 101
+    assert len(lines.lines) == 1000  # (each said once)

@@ -144,6 +144,9 @@ class Repeats:
                 self._log(line, level, count, now - last)
             if count or now - last >= self.every:
                 del self._seen[key]
+        if len(self._seen) > self.LIMIT:  # (all of them new: the oldest go, each logged once already)
+            for key in list(self._seen)[: len(self._seen) - self.LIMIT // 2]:
+                del self._seen[key]
 
     @staticmethod
     def _log(line: str, level: int, count: int, since: float) -> None:
