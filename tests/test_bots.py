@@ -14,7 +14,7 @@ from bot_helpers import ending, hidden_variants, legal_choices_everywhere, new_g
 from mqtui.bots import BOT_KINDS, Choice, make_bot
 from mqtui.bots.easy import EasyBot
 from mqtui.bots.eval import position_score
-from mqtui.bots.hard import HardBot
+from mqtui.bots.hard import HardBot, demotion_risk
 from mqtui.bots.knowledge import HAND_ODDS, card_sort, sample_state, unseen_cards, visible_cards
 from mqtui.bots.normal import Ctx, NormalBot, Params, build, decide, distance_home, quick_plays
 from mqtui.engine.cards import DXM, MONSTER, TREASURE
@@ -22,6 +22,8 @@ from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.state import (
     ACT,
     CHARITY,
+    DX,
+    DY,
     HIDDEN,
     INVITE,
     LOSE_ITEM,
@@ -355,7 +357,7 @@ def test_the_hard_bot_values_its_fight_cards_above_their_face_value(engine: Engi
 
 def test_the_hard_bot_values_a_win_alone_above_a_shared_one(engine: Engine) -> None:
     """A shared boss win counts for each winner, but the hard bot plays to win alone: in its score a
-    shared win is worth 0.3 of one alone, still far above a loss and above an open position."""
+    shared win is worth nothing (neither a win nor a loss), far below a win alone and far above a loss."""
     t = engine.cards
     s = new_game(engine, 11)
     bot = HardBot()
@@ -366,8 +368,8 @@ def test_the_hard_bot_values_a_win_alone_above_a_shared_one(engine: Engine) -> N
         return position_score(t, s, 0, bot.hoard, bot.shared)
 
     alone, shared, lost = worth([0]), worth([0, 1]), worth([1])
-    assert alone == 50.0 and shared == pytest.approx(0.3 * alone)
-    assert lost < open_position < shared < alone
+    assert alone == 50.0 and shared == 0.0 and lost == -50.0
+    assert lost < open_position < alone and lost < shared < alone
     s.winners = [0, 1]
     assert position_score(t, s, 0) == 50.0  # by default (the rest of the code) a shared win is a win
 
@@ -405,3 +407,93 @@ def test_hard_bot_plays_a_moves_card_to_reach_the_boss_the_turn_it_hits_level_10
         assert plain.action.a != rush
         return
     raise AssertionError("no position three Moves from the Entrance found")
+
+
+def _level_10_next_to_the_entrance(engine: Engine) -> tuple[State, int]:
+    """A position of a real game with the active hero at Level 10, one passage from the Entrance, with
+    Moves to walk in and nothing in the way: the normal policy walks into the boss fight."""
+    t = engine.cards
+    for s in positions(engine, range(120, 200), every=3, drivers="normal"):
+        f = s.frames[-1] if s.frames else None
+        if f is None or f.kind != ACT or s.combat is not None or f.seat != s.active:
+            continue
+        me = s.heroes[s.active]
+        if me.dead or me.explored or (me.x, me.y) == (0, 0):
+            continue
+        s.monsters = []
+        me.level = 10
+        me.moves = 3
+        for o in s.heroes:
+            o.level = min(o.level, 9) if o.seat != me.seat else 10
+        others = [o for o in s.heroes if o.seat != me.seat]
+        others[0].level = 9  # a rival close: the normal policy does not wait
+        legal = list(engine.legal(s, me.seat))
+        ctx = Ctx(t, s, me.seat, legal, Params())
+        if distance_home(ctx) > 1 or build(ctx) is not None or quick_plays(ctx) is not None:
+            continue
+        return s, me.seat
+    raise AssertionError("no position next to the Entrance found")
+
+
+def test_the_hard_bot_waits_outside_the_entrance_when_its_boss_odds_are_poor(engine: Engine) -> None:
+    """At Level 10, on the way into the boss fight, the hard bot plays the walk and the fight out on
+    samples of the hidden cards; below its ``boss_floor`` odds it does not walk in (it gathers
+    strength or ends the turn outside), at or above them it goes as the normal policy does."""
+    s, seat = _level_10_next_to_the_entrance(engine)
+    view = view_for(s, seat)
+    legal = list(engine.legal(s, seat))
+    normal = decide(engine.cards, view, seat, legal, HardBot().params)
+    assert normal.action.kind == "move" and "Entrance" in normal.why
+
+    def hard(floor: float) -> HardBot:
+        bot = HardBot(3, steps=300, samples=8, deadline_ms=60_000)
+        bot.boss_floor = floor
+        return bot
+
+    picky = hard(1.01)  # no odds are good enough
+    waits = picky.choose(engine, view, seat, legal)
+    assert picky.last_boss is not None and picky.last_boss[1] > 0  # the boss fight was played out
+    assert waits.action != normal.action and "waits" in waits.why
+    me = s.heroes[seat]
+    if waits.action.kind == "move":
+        assert (me.x + DX[waits.action.a], me.y + DY[waits.action.a]) != (0, 0)
+    assert hard(1.01).choose(engine, view, seat, legal) == waits  # deterministic
+    bold = hard(0.001)  # any win at all is good enough, or none was seen: then it goes
+    goes = bold.choose(engine, view, seat, legal)
+    assert bold.last_boss is not None
+    won, fought = bold.last_boss
+    assert (goes.action == normal.action) == (won > 0 or 2 * fought < bold.samples)
+    assert HardBot().boss_floor == 0.0  # measured, not kept (docs/bots.md): the hard bot goes as normal
+
+
+def test_the_risk_of_a_level_losing_curse_comes_from_the_unseen_cards_only(engine: Engine) -> None:
+    """``demotion_risk``: the chance a rival holds or draws a curse that costs a Level. Nil when every
+    such curse is in sight (here: in the seat's own hand); otherwise it grows with the rivals' hands."""
+    t = engine.cards
+    s, seat = _level_10_next_to_the_entrance(engine)
+    demoted = [
+        u
+        for u in t.uids(DXM)
+        if t.dxm[u].kind == "curse" and any(e.kind == "lose_levels" for e in t.dxm[u].effects)
+    ]
+    assert demoted
+
+    def risk(state: State) -> float:
+        view = view_for(state, seat)
+        return demotion_risk(Ctx(t, view, seat, list(engine.legal(state, seat)), Params()))
+
+    open_risk = risk(s)
+    assert 0.0 < open_risk < 1.0
+    bigger = copy_state(s)
+    rival = next(h for h in bigger.heroes if h.seat != seat)
+    drawn = [u for u in bigger.dxm if u not in demoted][-3:]
+    bigger.dxm = [u for u in bigger.dxm if u not in drawn]
+    rival.hand = [*rival.hand, *drawn]  # three more cards in a rival's hand: likelier to hold one
+    assert len(drawn) == 3 and risk(bigger) > open_risk
+    safe = copy_state(s)
+    for h in safe.heroes:
+        h.hand = [u for u in h.hand if u not in demoted]
+    for pile in (safe.dxm, safe.dxm_discard):
+        pile[:] = [u for u in pile if u not in demoted]
+    safe.heroes[seat].hand = [*safe.heroes[seat].hand, *demoted]
+    assert risk(safe) == 0.0

@@ -37,8 +37,9 @@ from mqtui.bots.normal import (
     move_options,
     quick_plays,
 )
+from mqtui.bots.normal.moves import final_dash, go_home
 from mqtui.engine.actions import Action
-from mqtui.engine.cards import DXM, CardTable
+from mqtui.engine.cards import DXM, TREASURE, CardTable
 from mqtui.engine.game import Engine, copy_state
 from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import ACT, DX, DY, INVITE, SETUP, STAGE_OVER, WINDOW, State, cell_key
@@ -91,17 +92,25 @@ class HardBot:
         self.z = 1.0  # ... and at least this many standard errors
         self.z_act = 1.5  # (stricter in the action phase, where the look-ahead is shortest-sighted)
         self.hoard = 2.0  # worth of plus/minus and dice cards in its own hand: they win fights to come
-        self.shared = 0.3  # worth of a shared win against winning alone (it plays to win alone)
+        self.shared = 0.0  # worth of a shared win: neither a win nor a loss (it plays to win alone)
+        self.boss_floor = 0.0  # at Level 10, walk into the boss fight only at these odds (0: as normal)
+        self.curse_aware = False  # ... times the chance that no rival holds a curse that costs a Level
         self.last_samples = 0  # how many samples the last decision used (for the benchmarks)
         self.last_search: Search | None = None  # the last decision's look-ahead (None: it had none)
+        self.last_boss: tuple[int, int] | None = None  # the last boss check: (won, fought) samples
 
     def choose(self, engine: Engine, view: State | None, seat: int, legal: list[Action]) -> Choice:
         assert view is not None, "the hard bot needs the seat's view"
         self.last_samples = 0
         self.last_search = None
+        self.last_boss = None
         base = decide(engine.cards, view, seat, legal, self.params)
         if len(legal) == 1:
             return base
+        if self.boss_floor > 0:
+            wait = self.boss_timing(engine, view, seat, legal, base)
+            if wait is not None:
+                return wait
         candidates = self.candidates(engine, view, seat, legal, base)
         if len(candidates) < 2:
             return base
@@ -177,6 +186,69 @@ class HardBot:
                 add(a)
             return out
         return out
+
+    # -- when to walk into the boss fight -------------------------------------------------------------
+
+    def boss_timing(
+        self, engine: Engine, view: State, seat: int, legal: list[Action], base: Choice
+    ) -> Choice | None:
+        """At Level 10, on the way to the Entrance this turn: play the walk and the boss fight out on
+        samples; below ``boss_floor`` odds, wait outside (gather strength, or end the turn) and let the
+        others spend their cards on each other's boss fights. None: go on as the normal policy says."""
+        f = view.frames[-1]
+        me = view.heroes[seat]
+        if f.kind != ACT or view.combat is not None or me.level < MAX_LEVEL or (me.x, me.y) == (0, 0):
+            return None
+        if view.round > 40:
+            return None
+        ctx = Ctx(engine.cards, view, seat, legal, self.params)
+        home = [c.action for c in (go_home(ctx), final_dash(ctx)) if c is not None]
+        if base.action not in home and (base.action.kind, base.action.b, base.action.c) != ("teleport", 0, 0):
+            return None
+        won, fought = self._boss_odds(engine, view, seat, base.action)
+        self.last_boss = (won, fought)
+        floor = self.boss_floor * (1.0 - demotion_risk(ctx)) if self.curse_aware else self.boss_floor
+        if fought * 2 < self.samples or won >= floor * fought:
+            return None  # not a walk into the boss fight this turn, or good enough odds
+        odds = f"{won / fought:.0%} against the boss looking ahead"
+        local, remotes = move_options(ctx)
+        gather = [o for o in [*local, *remotes] if o[0] > 0 and _safe_wait(ctx, o[1])]
+        if gather:
+            _, a, why = max(gather, key=lambda o: o[0])
+            return Choice(a, f"{why}: waits for better odds ({odds})")
+        for a in ctx.has("end"):
+            return Choice(a, f"Level 10 waits outside the Entrance: {odds}")
+        return None
+
+    def _boss_odds(self, engine: Engine, view: State, seat: int, action: Action) -> tuple[int, int]:
+        """On how many samples the hero, taking ``action`` and then the normal policy's way home this
+        turn, wins the boss fight, and on how many it fights it."""
+        t = engine.cards
+        key = f"boss:{self.seed}:{seat}:{view.n}:{view.actions}:{view.round}".encode()
+        rnd = random.Random(zlib.crc32(key))
+        turn = (view.round, view.active)
+        won = fought = spent = n = 0
+        while n < self.samples and spent < self.steps:
+            s = sample_state(t, view, seat, rnd, HAND_ODDS)
+            engine.apply(s, action)
+            boss = False
+            moves = 0
+            while s.stage != STAGE_OVER and moves < ROLLOUT_CAP and (s.round, s.active) == turn:
+                if s.combat is not None and s.combat.boss:
+                    boss = True
+                elif boss or not s.frames:
+                    break
+                top = s.frames[-1]
+                legal = engine.legal(s, top.seat)
+                choice = decide(t, s, top.seat, legal, self.params if top.seat == seat else self.model)
+                engine.apply(s, choice.action)
+                spent += STEP_COST.get(top.kind, 1)
+                moves += 1
+            fought += boss
+            won += boss and seat in s.winners
+            n += 1
+        self.last_samples = n
+        return won, fought
 
     # -- the look-ahead --------------------------------------------------------------------------------
 
@@ -294,6 +366,32 @@ def _risky(ctx: Ctx, a: Action) -> bool:
     if cell_key(*cell) not in ctx.s.grid:
         return True
     return bool(hostile_at(ctx, cell))
+
+
+def demotion_risk(ctx: Ctx) -> float:
+    """The chance that some rival holds (or draws before the hero's next turn) a curse that costs a
+    Level, from public facts: the unseen such curses, the unseen DxM cards, the rivals' hand sizes."""
+    t = ctx.t
+    dxm = ctx.unseen[DXM]
+    if not dxm:
+        return 0.0
+    bad = sum(
+        1 for u in dxm if t.dxm[u].kind == "curse" and any(e.kind == "lose_levels" for e in t.dxm[u].effects)
+    )
+    hidden = len(dxm) + len(ctx.unseen[TREASURE])
+    held = sum(len(h.hand) for h in ctx.s.heroes if h.seat != ctx.seat) * len(dxm) / max(1, hidden)
+    held += len(ctx.s.heroes) - 1  # about one DxM draw each before the hero's next turn
+    return float(1.0 - (1.0 - bad / len(dxm)) ** held)
+
+
+def _safe_wait(ctx: Ctx, a: Action) -> bool:
+    """Gathering that neither starts a fight nor steps into the Entrance (and so the boss fight)."""
+    if a.kind in ("search", "pickup", "deal"):
+        return True
+    if a.kind != "move" or _risky(ctx, a):
+        return False
+    me = ctx.me
+    return (me.x + DX[a.a], me.y + DY[a.a]) != (0, 0)
 
 
 def _enhance_helps(engine: Engine, view: State, seat: int, a: Action) -> bool:
