@@ -32,7 +32,8 @@ async def _play(srv: Server, player: Term, actions: int) -> None:
         who = a.engine.deciding(a.state)
         n = a.state.n
         action = safe_choice(a.engine.legal(a.state, who))
-        if who == 0:
+        if who == 0:  # (once her app shows this state: typed into an older one, it is not legal there)
+            await player.expect(rf"seat 0 Ann - state {n} ")
             player.type(to_text(action) + "\r")
         else:
             a.apply(action)
