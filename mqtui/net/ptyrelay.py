@@ -277,7 +277,7 @@ async def relay(
             await stop(child)
     finally:
         guard.close()
-        for task in (out_task, in_task, watch_task):
+        for task in (out_task, in_task, exit_task, watch_task):  # (none left pending when the loop ends)
             task.cancel()
             task.add_done_callback(_quiet)
         if child.proc.returncode is None:  # cancelled (the server is stopping): do not leave it behind
