@@ -163,6 +163,8 @@ def pooled(runs: list[Figures]) -> dict[str, float]:
         "cpu_own_ms": per_action("cpu_own_ms"),
         "cpu_others_ms": per_action("cpu_others_ms"),
         "host_cpu_ms": per_action("host_cpu_ms"),
+        "clients_cpu_ms": per_action("clients_cpu_ms"),
+        "busy": statistics.mean(f.busy for f in runs),
         "pss_mib": statistics.mean(f.mem_mib for f in runs),
         "start_s": statistics.mean(f.start_s for f in runs),
     }
@@ -177,6 +179,8 @@ ROWS = [  # (label, key) of the pooled figures, in the order printed
     ("acting", "cpu_own_ms"),
     ("others", "cpu_others_ms"),
     ("host CPU/action", "host_cpu_ms"),
+    ("clients' CPU/action", "clients_cpu_ms"),
+    ("machine busy", "busy"),
     ("PSS/session", "pss_mib"),
 ]
 
@@ -187,7 +191,8 @@ def _row(name: str, p: dict[str, float]) -> str:
         f"key->own {p['own_median_ms']:5.0f} / {p['own_p90_ms']:5.0f} ms  "
         f"key->others {p['others_median_ms']:5.0f} / {p['others_p90_ms']:5.0f} ms  "
         f"CPU {p['cpu_ms']:5.1f} ms/action/session (acting {p['cpu_own_ms']:.0f}, others {p['cpu_others_ms']:.0f})  "
-        f"host CPU {p['host_cpu_ms']:.0f} ms/action  PSS {p['pss_mib']:.1f} MiB/session"
+        f"host CPU {p['host_cpu_ms']:.0f} ms/action  clients' CPU {p['clients_cpu_ms']:.0f} ms/action  "
+        f"machine {p['busy']:.0%} busy  PSS {p['pss_mib']:.1f} MiB/session"
     )
 
 
@@ -267,5 +272,6 @@ def _run_line(which: str, f: Figures) -> str:
         f"key->own {p['own_median_ms']:5.0f} / {p['own_p90_ms']:5.0f} ms  "
         f"key->others {p['others_median_ms']:5.0f} / {p['others_p90_ms']:5.0f} ms  "
         f"CPU {f.cpu_ms:5.1f} ms/action/session (acting {f.cpu_own_ms:.0f}, others {f.cpu_others_ms:.0f})  "
-        f"host CPU {f.host_cpu_ms:.0f} ms/action  PSS {f.mem_mib:.1f} MiB/session  ({f.actions} actions)"
+        f"host CPU {f.host_cpu_ms:.0f} ms/action  clients' CPU {f.clients_cpu_ms:.0f} ms/action  "
+        f"machine {f.busy:.0%} busy  PSS {f.mem_mib:.1f} MiB/session  ({f.actions} actions)"
     )

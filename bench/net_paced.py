@@ -49,7 +49,9 @@ from net_sessions import (
     Session,
     _changed,
     bench_host,
+    busy_since,
     cpu_s,
+    cpu_ticks,
     pct,
     report,
     run_size,
@@ -289,6 +291,7 @@ async def play_paced(
     mem = sum(smaps_kib(p, "Pss") for p in everyone + shared) / 1024 / size
     uss = sum(smaps_kib(p, "Private_Clean", "Private_Dirty") for p in everyone) / 1024 / size
     cpu0, host0 = sum(cpu_s(p) for p in everyone), cpu_s(host_pid) if host_pid else 0.0
+    clients0, ticks0 = cpu_s(clients.proc.pid), cpu_ticks()
     own: list[float] = []
     others: list[float] = []
     cpu_own: list[float] = []
@@ -320,6 +323,7 @@ async def play_paced(
     await asyncio.gather(*(play(t, offset) for t, offset in zip(made, offsets, strict=True)))
     cpu = sum(cpu_s(p) for p in everyone) - cpu0
     host_cpu = cpu_s(host_pid) - host0 if host_pid else float("nan")
+    clients_cpu, busy = cpu_s(clients.proc.pid) - clients0, busy_since(ticks0)
     return Figures(
         size=size, mode="paced", tables=len(made), start_s=start_s, mem_mib=mem, uss_mib=uss,
         cpu_ms=cpu * 1e3 / max(1, counted[1]),
@@ -327,6 +331,7 @@ async def play_paced(
         cpu_others_ms=statistics.mean(cpu_others) * 1e3 if cpu_others else float("nan"),
         idle_pct=float("nan"), own=own, others=others, actions=counted[0], stuck=0,
         host_cpu_ms=host_cpu * 1e3 / max(1, counted[0]),
+        clients_cpu_ms=clients_cpu * 1e3 / max(1, counted[0]), busy=busy,
     )  # fmt: skip
 
 

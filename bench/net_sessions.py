@@ -63,6 +63,19 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """The machine's CPU time (busy, all) in clock ticks since boot, from /proc/stat."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    total = sum(fields[:8])  # (guest time is counted in user time already)
+    return total - idle, total
+
+
+def busy_since(then: tuple[int, int]) -> float:
+    busy, total = cpu_ticks()
+    return (busy - then[0]) / max(1, total - then[1])
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
@@ -141,6 +154,8 @@ class Figures:
     actions: int
     stuck: int
     host_cpu_ms: float = float("nan")  # the host process's CPU per table action (where it is measured)
+    clients_cpu_ms: float = float("nan")  # the bench's SSH clients' process, per table action
+    busy: float = float("nan")  # the share of the machine's CPUs busy while the tables played
 
 
 async def bench_host(
@@ -299,6 +314,11 @@ def report(f: Figures) -> str:
         f"PSS {f.mem_mib:5.1f} MiB/session (own {f.uss_mib:4.1f})  CPU {f.cpu_ms:5.1f} ms/action/session (acting {f.cpu_own_ms:.0f}, others {f.cpu_others_ms:.0f}; "
         f"idle {f.idle_pct:.1f}%)  "
         f"key->own {ms(f.own)}  key->others {ms(f.others)}  ({f.actions} actions, {f.stuck} retries)"
+        + (
+            f"  clients' CPU {f.clients_cpu_ms:.0f} ms/action, machine {f.busy:.0%} busy"
+            if f.busy == f.busy
+            else ""
+        )
     )
 
 

@@ -27,7 +27,24 @@ _inside: collections.Counter[str] = collections.Counter()
 _after_snapshots: list[dict[str, Any]] = []
 
 
+PROFILE = os.environ.get("MQTUI_BENCH_PROFILE", "")  # also profile each session app (cProfile)
+_profiler: Any = None
+
+
+def _start_profile() -> None:
+    global _profiler
+    import cProfile
+
+    _profiler = cProfile.Profile()
+    _profiler.enable()
+
+
 def _dump(snapshot: bool) -> None:
+    if snapshot and _profiler is not None and len(_after_snapshots) == 2:
+        _profiler.clear()  # (the start-up left out, as bench/counters.py leaves it out)
+    elif snapshot and _profiler is not None and len(_after_snapshots) % 5 == 4:
+        _profiler.dump_stats(os.path.join(FOLDER, f"{TAG}_{os.getpid()}.pstats"))  # (this stops it)
+        _profiler.enable()
     times = os.times()
     now = {"t": dict(T), "n": dict(N), "cpu": times.user + times.system}
     if snapshot:
@@ -75,6 +92,8 @@ if FOLDER:
     import mqtui.ui.screens.game as game
 
     gc.callbacks.append(_gc)
+    if PROFILE:
+        os.register_at_fork(after_in_child=_start_profile)  # (the fork server forks each session's app)
     _count(textual.screen.Screen, "_refresh_layout", "layout")
     _count(textual.screen.Screen, "_compositor_refresh", "frame (draw and write)")
     _count(textual._compositor.Compositor, "render_full_update", "whole screen drawn")
