@@ -24,7 +24,9 @@ the next repeats take the next seed), so that the machine's drift hits both. Per
 average before and after it); per size the runs of a tree pooled and the ratios current / baseline:
 key to own screen (median, p90), key to the others' screens, CPU of the session apps per table action
 per session (acting, each other), the host process's CPU per table action, PSS per session (every app and
-the fork server). ``--json``: standard output is the figures alone (the rows go to standard error).
+the fork server), the bench's SSH clients' CPU per table action (they share the machine) and the share
+of the machine's CPUs busy while the tables played. With ``MQTUI_BENCH_ADVISOR=off`` both hosts' sessions
+play with the advisor off (the host's settings, which served sessions keep). ``--json``: standard output is the figures alone (the rows go to standard error).
 
 The games are not the same move for move when the engines differ (the same seed may deal otherwise):
 each table plays ``--table-actions`` actions of whatever comes (the deciding player's first action).
@@ -84,6 +86,9 @@ class HostProc(JsonChild):
     async def start(self, tree: Path, folder: Path, players: int) -> None:
         folder.mkdir(parents=True)
         env = dict(os.environ, PYTHONPATH=str(tree), MQTUI_DATA=str(folder / "data"))
+        if os.environ.get("MQTUI_BENCH_ADVISOR") == "off":  # (the host's settings: every session's)
+            (folder / "data").mkdir()
+            (folder / "data" / "settings.json").write_text('{"advisor": false}')
         if os.environ.get("MQTUI_BENCH_COUNTERS"):  # the apps count where their CPU goes (bench/counters.py)
             Path(os.environ["MQTUI_BENCH_COUNTERS"]).mkdir(parents=True, exist_ok=True)
             env["PYTHONPATH"] += os.pathsep + str(HERE / "counters")

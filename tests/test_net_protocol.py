@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import msgspec
@@ -38,7 +38,7 @@ from mqtui.net.protocol import (
 )
 from mqtui.net.ptyrelay import child_env
 from mqtui.net.table import TableConfig, parse_new_spec, played_words, safe_choice
-from mqtui.store import LogLine
+from mqtui.store import LogLine, Snapshot
 
 
 class Table:
@@ -152,6 +152,40 @@ async def test_each_player_gets_their_own_view_and_every_change(engine: Engine, 
     assert [line.kind for line in s1.snapshot().log] == [line.kind for line in s0.snapshot().log]
     await s0.close()
     await s1.close()
+
+
+async def test_the_player_who_acted_hears_first_and_the_others_a_moment_later(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """On a busy host the acting player's app draws the result before the table's other apps wake
+    (``others_after``)."""
+    later = 0.4
+    t = await _open(engine, tmp_path, others_after=later)
+    try:
+        s0, s1 = await t.join(engine, "0"), await t.join(engine, "1")
+        heard: dict[tuple[int, int], float] = {}
+        loop = asyncio.get_running_loop()
+
+        def hear(seat: int) -> Callable[[Snapshot], None]:
+            def heard_it(snap: Snapshot) -> None:
+                heard.setdefault((seat, snap.n), loop.time())
+
+            return heard_it
+
+        for store in (s0, s1):
+            store.subscribe(hear(store.seat))
+        first = s0.snapshot()
+        sent = loop.time()
+        await s0.send(safe_choice(first.legal))
+        n = first.n + 1
+        await _until(lambda: (1, n) in heard)
+        assert heard[(0, n)] - sent < later  # at once...
+        assert heard[(1, n)] - sent >= later * 0.9  # ...the other seat only after the pause
+        assert heard[(1, n)] > heard[(0, n)]
+        await s0.close()
+        await s1.close()
+    finally:
+        await t.a.close()
 
 
 async def test_out_of_turn_stale_and_other_seat_actions_are_refused(engine: Engine, table: Table) -> None:
@@ -345,6 +379,7 @@ async def test_the_game_resumes_from_its_autosave(engine: Engine, tmp_path: Path
     s1 = await t.join(engine, "1")
     for _ in range(6):
         store = (s0, s1)[t.a.engine.deciding(t.a.state)]
+        await _until(lambda: store.snapshot().n == t.a.state.n)  # noqa: B023 (a player acts on what they see)
         await store.send(safe_choice(store.snapshot().legal))
     await _until(lambda: t.a.saves >= 2)
     n, code1, hand1 = t.a.state.n, t.code("1"), t.a.state.heroes[1].hand

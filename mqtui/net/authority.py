@@ -80,6 +80,8 @@ class Authority(Seating, Hosted):
         self._decision_since = time.monotonic()
         self._table_since = time.monotonic()  # when the first player of a busy spell connected
         self._kick = asyncio.Event()
+        self._acting: Conn | None = None  # the connection whose action is being applied
+        self._others_soon: asyncio.TimerHandle | None = None  # their wake after an action's result
         self._driver: asyncio.Task[None] | None = None
         self._servers: list[asyncio.AbstractServer] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -143,6 +145,8 @@ class Authority(Seating, Hosted):
         if self.closing:
             return
         self.closing = True
+        if self._others_soon is not None:
+            self._others_soon.cancel()
         for server in self._servers:
             server.close()
         for conn in list(self.conns):
@@ -336,7 +340,11 @@ class Authority(Seating, Hosted):
             if conn.strikes > self.config.max_strikes:
                 raise ProtocolError("too many actions for other seats")
             return False, f"you play seat {conn.seat}, not seat {msg.action.seat}"
-        return self.apply(msg.action, msg.expect_n)
+        self._acting = conn
+        try:
+            return self.apply(msg.action, msg.expect_n)
+        finally:
+            self._acting = None
 
     async def _write_loop(self, conn: Conn) -> None:
         w = conn.writer
@@ -438,11 +446,22 @@ class Authority(Seating, Hosted):
 
     def _changed(self) -> None:
         self._decision_since = time.monotonic()
+        first, later = self._acting, self.config.others_after
         for c in self.conns:
             c.dirty = True
-            c.wake.set()
+            if first is None or later <= 0 or c is first:
+                c.wake.set()
+        if first is not None and later > 0 and self._others_soon is None:
+            self._others_soon = asyncio.get_running_loop().call_later(later, self._wake_others)
         self._kick.set()
         self._save_soon()
+
+    def _wake_others(self) -> None:
+        """The rest of the table hears of a player's action a moment after the player (``others_after``)."""
+        self._others_soon = None
+        for c in self.conns:
+            if c.dirty:
+                c.wake.set()
 
     def _event(self, kind: EventKind, text: str, seat: int = -1, private: str = "") -> None:
         self.log.append(Event(kind, text, seat, private))

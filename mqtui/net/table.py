@@ -37,6 +37,9 @@ class TableConfig:
     hello_timeout: float = 10.0
     guess_delay: float = 0.2  # seconds before a wrong join code at the socket is refused (slows guessing)
     max_buffer: int = 4 * 1024 * 1024  # unsent bytes to one client before it is cut off as stuck
+    # seconds the others' sessions wait for a player's action's result, so that the player's own screen
+    # is drawn first on a busy host (its app would share the CPUs with the table's other apps)
+    others_after: float = 0.05
 
 
 @dataclass
