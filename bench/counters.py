@@ -6,7 +6,10 @@
 For each tree (baseline, current) the apps' counts from their ``--skip``-th snapshot on (the start-up
 left out: the first snapshots come with the screen's mounting), summed over the apps and divided by the
 snapshots they showed: ms of process CPU per snapshot, in all and per part, and the part's calls per
-snapshot. The parts overlap (a frame drawn inside a layout counts in both)."""
+snapshot. The parts overlap (a frame drawn inside a layout counts in both).
+
+With ``MQTUI_BENCH_PROFILE=1`` as well, each app also writes a cProfile of itself (its first two
+snapshots left out) to ``FOLDER/TREE_PID.pstats``; ``pstats.Stats(*files)`` adds them up."""
 
 from __future__ import annotations
 

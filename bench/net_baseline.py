@@ -25,8 +25,9 @@ average before and after it); per size the runs of a tree pooled and the ratios 
 key to own screen (median, p90), key to the others' screens, CPU of the session apps per table action
 per session (acting, each other), the host process's CPU per table action, PSS per session (every app and
 the fork server), the bench's SSH clients' CPU per table action (they share the machine) and the share
-of the machine's CPUs busy while the tables played. With ``MQTUI_BENCH_ADVISOR=off`` both hosts' sessions
-play with the advisor off (the host's settings, which served sessions keep). ``--json``: standard output is the figures alone (the rows go to standard error).
+of the machine's CPUs busy while the tables played. With ``MQTUI_BENCH_ADVISOR=off`` both hosts'
+sessions play with the advisor off (the host's settings, which served sessions keep). ``--json``:
+standard output is the figures alone (the rows go to standard error).
 
 The games are not the same move for move when the engines differ (the same seed may deal otherwise):
 each table plays ``--table-actions`` actions of whatever comes (the deciding player's first action).

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import statistics
 import sys
@@ -316,7 +317,7 @@ def report(f: Figures) -> str:
         f"key->own {ms(f.own)}  key->others {ms(f.others)}  ({f.actions} actions, {f.stuck} retries)"
         + (
             f"  clients' CPU {f.clients_cpu_ms:.0f} ms/action, machine {f.busy:.0%} busy"
-            if f.busy == f.busy
+            if not math.isnan(f.busy)
             else ""
         )
     )
