@@ -302,6 +302,13 @@ async def main() -> None:
     parser.add_argument("--table-actions", type=int, default=6, help="actions each table plays")
     parser.add_argument("--think", type=float, default=None, help="seconds before each action of a table")
     parser.add_argument(
+        "--warmup",
+        type=int,
+        default=5,
+        help="with --realistic: actions each table plays first, not counted, the tables started one after "
+        "another (5: the four players' set-up and the first turn's action, where every app lays out anew)",
+    )
+    parser.add_argument(
         "--realistic",
         action="store_true",
         help="paced tables, clients in a child process, beside the old way",
@@ -333,14 +340,14 @@ async def main() -> None:
                 log = sys.stderr if args.json else sys.stdout  # (standard output is the JSON alone)
                 sizes = [int(x) for x in args.sizes.split(",")]
                 got = await baseline_bench(
-                    Path(d), args.baseline, sizes, args.table_actions, think, args.repeat, log
+                    Path(d), args.baseline, sizes, args.table_actions, think, args.repeat, log, args.warmup
                 )
                 if args.json:
                     print(json.dumps(got, indent=2))
             elif args.realistic:
                 sizes = [int(x) for x in args.sizes.split(",")]
                 think = 5.0 if args.think is None else args.think
-                await realistic_bench(Path(d), sizes, args.table_actions, think)
+                await realistic_bench(Path(d), sizes, args.table_actions, think, warmup=args.warmup)
         return
     args.think = args.think or 0.0
     if not args.protocol:

@@ -129,7 +129,9 @@ class HostProc(JsonChild):
         await self.stop(30.0)
 
 
-async def run_child(tree: Path, folder: Path, size: int, actions: int, think: float, seed: int) -> Figures:
+async def run_child(
+    tree: Path, folder: Path, size: int, actions: int, think: float, seed: int, warmup: int = 0
+) -> Figures:
     """The paced run against the host of ``tree``."""
     host, clients = HostProc(), Clients()
     try:
@@ -137,7 +139,7 @@ async def run_child(tree: Path, folder: Path, size: int, actions: int, think: fl
         await clients.start()
         return await play_paced(
             clients, host.port, host.made, host.children, [host.forks], 4 * (size // 4), actions, think,
-            seed, host_pid=host.pid,
+            seed, host_pid=host.pid, warmup=warmup,
         )  # fmt: skip
     finally:
         if hasattr(clients, "proc"):
@@ -218,14 +220,21 @@ def _clean(value: Any) -> Any:
 
 
 async def baseline_bench(
-    tmp: Path, rev: str, sizes: list[int], actions: int, think: float, repeat: int, log: TextIO = sys.stdout
+    tmp: Path,
+    rev: str,
+    sizes: list[int],
+    actions: int,
+    think: float,
+    repeat: int,
+    log: TextIO = sys.stdout,
+    warmup: int = 0,
 ) -> dict[str, Any]:
     """Every size against both trees; the figures (also as JSON: NaN as null)."""
     commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
     here = git("describe", "--always", "--dirty", "--abbrev=12")
     print(
         f"before / after at a realistic pace (clients in a child process, tables offset at random, one action "
-        f"per table every {think:g} s, {actions} per table; full app, 80x24, forked apps; each host in a child "
+        f"per table every {think:g} s, {actions} per table counted after {warmup} not; full app, 80x24, forked apps; each host in a child "
         f"process): baseline {git('log', '-1', '--format=%h %s', commit)[:90]}  against  current {here} "
         f"({ROOT}); median / p90:",
         file=log,
@@ -234,7 +243,13 @@ async def baseline_bench(
     main = asyncio.current_task()
     assert main is not None
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)  # (Ctrl+C cancels it too)
-    result: dict[str, Any] = {"baseline": commit, "current": here, "think": think, "actions": actions}
+    result: dict[str, Any] = {
+        "baseline": commit,
+        "current": here,
+        "think": think,
+        "actions": actions,
+        "warmup": warmup,
+    }
     runs: list[dict[str, Any]] = []
     sizes_out: list[dict[str, Any]] = []
     with baseline_tree(commit) as old_tree:
@@ -245,7 +260,13 @@ async def baseline_bench(
                 for which in ("baseline", "current") if r % 2 == 0 else ("current", "baseline"):
                     before = load()
                     f = await run_child(
-                        trees[which], tmp / f"{which}-{size}-{r}", size, actions, think, seed=5 + r
+                        trees[which],
+                        tmp / f"{which}-{size}-{r}",
+                        size,
+                        actions,
+                        think,
+                        seed=5 + r,
+                        warmup=warmup,
                     )
                     after = load()
                     print(f"  [{before}]\n{_run_line(which, f)}\n  [{after}]", file=log, flush=True)

@@ -250,12 +250,33 @@ def local_table(a: Any) -> PacedTable:
 
 async def act(clients: Clients, table: PacedTable, sid: int, n: int) -> float | None:
     """The deciding player's terminal gets ``a`` (the actions pane) and ``1`` (its first action), or the
-    keys that get past a dialog; the time of the key that did it (None: the action never came)."""
-    for keys in ("a1", "1", " ", "\x1b"):
+    keys that get past a dialog (Enter: "are you sure?" before a fight; space, Down and Enter: charity's
+    cards over the limit, marked one by one); the time of the key that did it (None: the action never
+    came)."""
+    down = "\x1b[B"
+    for keys in ("a1", "\r", " \r", f"{down} \r", f"{down} \r", f"{down} \r", "1", " ", "\x1b"):
         t_key = float((await clients.ask("key", id=sid, keys=keys))["t"])
         if await table.changed(n, 2.0):
             return t_key
     return None
+
+
+WARMUP_GAP = 0.4  # s between the tables' first warm-up actions
+WARMUP_SETTLE = 3.0  # s after the last warm-up action, before the counted play
+
+
+async def warm(clients: Clients, t: PacedTable, by_seat: dict[int, int], actions: int, delay: float) -> None:
+    """``actions`` of table ``t``, one a second after ``delay`` s, each once its screens are quiet."""
+    await asyncio.sleep(delay)
+    group = list(by_seat.values())
+    for _ in range(actions):
+        n, who = await t.state()
+        if who not in by_seat:
+            return
+        t_key = await act(clients, t, by_seat[who], n)
+        if t_key is not None:
+            await clients.ask("quiet", ids=group, heard=t_key, limit=5.0)
+        await asyncio.sleep(1.0)
 
 
 async def play_paced(
@@ -269,10 +290,16 @@ async def play_paced(
     think: float,
     seed: int = 5,
     host_pid: int = 0,
+    warmup: int = 0,
 ) -> Figures:
     """Seat everyone at ``made`` (tables of a host on ``port`` whose session apps ``children`` lists,
     pid -> seat; ``shared``: the fork server), then play: each table's first action at a random offset
-    within ``think`` s (the same offsets for the same ``seed``), then one every ``think`` s."""
+    within ``think`` s (the same offsets for the same ``seed``), then one every ``think`` s.
+
+    ``warmup``: before that, each table plays this many actions, not counted: the tables start one after
+    another (``WARMUP_GAP`` s apart, an action a second each), as a host's tables do, so that they are
+    all past the set-up and at different moments of it when the counted play begins (a host's tables do
+    not all leave their set-up in the same five seconds; the bench's did, and its tail was that moment)."""
     rng = random.Random(seed)
     offsets = [rng.uniform(0, think) for _ in made]
     t0 = time.perf_counter()
@@ -287,6 +314,11 @@ async def play_paced(
         now = await children()
         pids[t.id] = {now[p]: p for p in set(now) - before}
     start_s = time.perf_counter() - t0
+    if warmup:
+        await asyncio.gather(
+            *(warm(clients, t, ids[t.id], warmup, k * WARMUP_GAP) for k, t in enumerate(made))
+        )
+        await asyncio.sleep(WARMUP_SETTLE)
     everyone = list(await children())
     mem = sum(smaps_kib(p, "Pss") for p in everyone + shared) / 1024 / size
     uss = sum(smaps_kib(p, "Private_Clean", "Private_Dirty") for p in everyone) / 1024 / size
@@ -335,7 +367,9 @@ async def play_paced(
     )  # fmt: skip
 
 
-async def run_paced(tmp: Path, size: int, actions: int, think: float, seed: int = 5) -> Figures:
+async def run_paced(
+    tmp: Path, size: int, actions: int, think: float, seed: int = 5, warmup: int = 0
+) -> Figures:
     """The paced run against a lobby host in this process."""
     host, tables, made = await bench_host(tmp, [4] * (size // 4), f"paced-{size}")
     clients = Clients()
@@ -347,8 +381,9 @@ async def run_paced(tmp: Path, size: int, actions: int, think: float, seed: int 
     try:
         shared = [host.forks.proc.pid] if host.forks is not None and host.forks.proc is not None else []
         return await play_paced(
-            clients, host.port, [local_table(a) for a in made], children, shared, size, actions, think, seed
-        )
+            clients, host.port, [local_table(a) for a in made], children, shared, size, actions, think, seed,
+            warmup=warmup,
+        )  # fmt: skip
     finally:
         await clients.close()
         await tables.close()
@@ -364,12 +399,12 @@ def _ratio(new: float, old: float) -> str:
 
 
 async def realistic_bench(
-    tmp: Path, sizes: list[int], actions: int, think: float, log: TextIO = sys.stdout
+    tmp: Path, sizes: list[int], actions: int, think: float, log: TextIO = sys.stdout, warmup: int = 0
 ) -> list[Figures]:
     out: list[Figures] = []
     print(
         f"realistic pace (clients in a child process, tables offset at random, one action per table every "
-        f"{think:g} s) against the old way (clients in the bench process, every table at once); "
+        f"{think:g} s, after {warmup} not counted) against the old way (clients in the bench process, every table at once); "
         "full app, 80x24, forked apps; median / p90:",
         file=log,
         flush=True,
@@ -379,7 +414,7 @@ async def realistic_bench(
         old = await run_size(tmp, size, "fork", actions, 0.0)
         old.mode = "old"
         print(report(old), file=log, flush=True)
-        new = await run_paced(tmp, size, actions, think)
+        new = await run_paced(tmp, size, actions, think, warmup=warmup)
         print(report(new), file=log, flush=True)
         print(
             f"  paced / old: key->own median {_ratio(statistics.median(new.own), statistics.median(old.own))}, "
