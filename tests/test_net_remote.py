@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 import pytest
 from textual.binding import Binding
 from textual.command import CommandList
+from ui_helpers import notes_so_far
 from waiting import wait_until
 
 import mqtui.ui
@@ -140,9 +141,8 @@ async def test_the_palette_and_the_footer_are_the_lists(served: object, seat: in
                 "Help",
                 "Quit",
                 "All actions",
-                "Undo",
                 "Heroes",
-            ]
+            ]  # (no "^z Undo" either: a game over the network takes nothing back)
         assert all(
             b.binding.id in app.allowed.bindings for b in app.screen.active_bindings.values() if b.binding.id
         )
@@ -155,3 +155,17 @@ async def test_the_palette_and_the_footer_are_the_lists(served: object, seat: in
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
         assert app.allows_action("undo", app.screen) == (seat != SPECTATOR)
+
+
+async def test_over_the_network_ctrl_z_says_nothing_is_taken_back(served: object) -> None:
+    """The local game's "only your own last actions can be taken back" would be untrue here: a game
+    over the network takes nothing back, and its footer offers no undo."""
+    app, _store = await served(0)  # type: ignore[operator]
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(lambda: isinstance(app.screen, GameScreen) and app.screen.snapshot is not None)
+        await pilot.press("ctrl+z")
+        said = await notes_so_far(pilot, app)
+        assert any(n.startswith("No undo here\n") and "over the network" in n for n in said), said
+        assert not any(n.startswith("Nothing to undo") for n in said)
+        footer = app.screen.query_one(QuietFooter)
+        assert "Undo" not in [s.spec.description for s in footer.shown]

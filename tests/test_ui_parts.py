@@ -277,6 +277,8 @@ class ProtocolOnly:
     def explain(self, action) -> str:
         return self._inner.explain(action)
 
+    takes_back = False
+
     def can_undo(self) -> bool:
         return False
 

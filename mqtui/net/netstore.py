@@ -186,6 +186,8 @@ class NetStore:
         except Exception:
             return f"'{action}' is not possible now"
 
+    takes_back = False  # (the table's authority never takes an action back)
+
     def can_undo(self) -> bool:
         return False
 

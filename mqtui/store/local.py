@@ -42,6 +42,8 @@ LOG_TAIL = 150  # log events kept in a save, for the UI's scrollback after loadi
 class LocalStore(Hosted):
     """Runs a game in this process: hot-seat humans plus bots."""
 
+    takes_back = True  # (a person's own last actions that revealed nothing: see UndoHistory)
+
     def __init__(
         self,
         engine: Engine,

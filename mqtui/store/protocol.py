@@ -91,6 +91,10 @@ class GameStore(Protocol):
 
     def explain(self, action: Action) -> str: ...
 
+    #: whether this store ever takes an action back (False: a game over the network, where an action
+    #: sent is the whole table's); when False the UI offers no undo at all, not a greyed-out one
+    takes_back: bool
+
     def can_undo(self) -> bool:
         """The viewing seat may take back its last action (also ``snapshot().undo``)."""
         ...

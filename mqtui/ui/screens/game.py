@@ -634,8 +634,8 @@ class GameScreen(SteadyScreen[None]):
             return None if kind in GREY_IN_TURN and self._my_turn_frame() else False
         if action in ("undo", "redo"):
             snap = self.snapshot
-            if snap is None:
-                return False
+            if snap is None or not self.store.takes_back:
+                return False  # (a game over the network takes nothing back: no key is shown for it)
             allowed = snap.undo if action == "undo" else snap.redo
             return True if allowed else (None if action == "undo" else False)
         if action == "pick" and parameters:
@@ -657,6 +657,13 @@ class GameScreen(SteadyScreen[None]):
         snap = self.snapshot
         if event.key == "ctrl+z" and snap is not None and not snap.undo:
             event.stop()
+            if not self.store.takes_back:
+                self.notify(
+                    "A game played over the network takes nothing back: an action sent is the table's.",
+                    title="No undo here",
+                    severity="warning",
+                )
+                return
             self.notify(
                 "Only your own last actions that revealed nothing new (no room, card or die) can be taken back.",
                 title="Nothing to undo",
