@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import io
 import pkgutil
 import socket
 from collections.abc import AsyncIterator
 
 import pytest
+from rich.console import Console
 from textual.binding import Binding
 from textual.command import CommandList
 from ui_helpers import notes_so_far
@@ -28,6 +30,7 @@ from mqtui.net.served import RemoteMQApp
 from mqtui.net.table import TableConfig, parse_new_spec
 from mqtui.ui.describe import labelled, sort_key
 from mqtui.ui.screens.game import GameScreen
+from mqtui.ui.screens.help import HelpScreen
 from mqtui.ui.widgets.footer import QuietFooter
 
 # the keys of mqtui's screens that no visitor gets: saving, the title screen, local games, replays (the
@@ -169,3 +172,32 @@ async def test_over_the_network_ctrl_z_says_nothing_is_taken_back(served: object
         assert not any(n.startswith("Nothing to undo") for n in said)
         footer = app.screen.query_one(QuietFooter)
         assert "Undo" not in [s.spec.description for s in footer.shown]
+
+
+def _help_rows(app: RemoteMQApp) -> dict[str, str]:
+    """The help screen's rows: keys to what they do (section titles map to "")."""
+    out = io.StringIO()
+    Console(width=140, file=out, color_system=None).print(app.screen.details)  # type: ignore[attr-defined]
+    return {line.split("  ")[0].strip(): line for line in out.getvalue().splitlines() if line.strip()}
+
+
+@pytest.mark.parametrize("seat", [0, SPECTATOR], ids=["player", "spectator"])
+async def test_the_help_lists_only_the_keys_served(served: object, seat: int) -> None:
+    """The local game's help would promise Ctrl+S, undo, the tutorial's keys and "quit to the title
+    screen (the game is saved)": none of that holds for a session at a host."""
+    app, _store = await served(seat)  # type: ignore[operator]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(lambda: isinstance(app.screen, GameScreen) and app.screen.snapshot is not None)
+        await pilot.press("question_mark")
+        await wait_until(lambda: isinstance(app.screen, HelpScreen))
+        rows = _help_rows(app)
+        for gone in ("Ctrl+S", "Ctrl+Z / Ctrl+Y", "Ctrl+N", "Ctrl+X", "Tutorial (Learn to play)"):
+            assert gone not in rows, gone
+        assert "leave the game (the table plays on at its host)" in rows["q"]
+        assert "quit to the title screen" not in "".join(rows.values())
+        assert "this help" in rows["F1"] and "inspect the room" in rows["i"]
+        playing = ("Space", "Shift+arrows", "s", "w", "1-9", "e", "Hand (when focused)")
+        if seat == SPECTATOR:  # a spectator moves nothing, has no hand and gets no advice
+            assert not [key for key in playing if key in rows]
+        else:
+            assert all(key in rows for key in playing), [key for key in playing if key not in rows]

@@ -8,7 +8,7 @@ import io
 import pytest
 from rich.console import Console
 from screen_text import notes
-from ui_helpers import make_app, notes_so_far, store_for, until
+from ui_helpers import local_app, make_app, notes_so_far, store_for, until
 
 from mqtui.ui.keymap import check_keymap, key_label, known_bindings
 from mqtui.ui.screens.help import HelpScreen
@@ -128,3 +128,19 @@ def test_a_key_given_twice_is_kept_for_the_siblings_only() -> None:
     keymap, errors = check_keymap({"game.done": "d"}, known_bindings())
     assert errors == []
     assert keymap == {"game.done": "d", "game.end": "space", "game.pass": "space"}
+
+
+async def test_a_local_games_help_lists_saving_undo_and_the_tutorial() -> None:
+    """(A session at a host lists none of them: tests/test_net_remote.py.)"""
+    store = store_for((("Ann", "human"), ("Bob", "random")))
+    app = local_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.game_store is store, "the game")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        shown = text_of(app.screen.details)
+        rows = {line.split("  ")[0].strip(): line for line in shown.splitlines() if line.strip()}
+        assert "save the game" in rows["Ctrl+S"]
+        assert "undo / redo" in rows["Ctrl+Z / Ctrl+Y"]
+        assert "the next step" in rows["Ctrl+N"]
+        assert "quit to the title screen (the game is saved)" in rows["q"]

@@ -106,6 +106,9 @@ class RemoteMQApp(RemoteApp, MQApp):
     PLAYER: ClassVar[Allowed] = Allowed(_READING | {"action"}, SYSTEM, _LOOKING | _PLAYING)
     SPECTATOR: ClassVar[Allowed] = Allowed(_READING, SYSTEM, _LOOKING)
 
+    def help_offers(self, binding_id: str) -> bool:
+        return binding_id in self.allowed.bindings and super().help_offers(binding_id)
+
     def remote_seat(self) -> int:
         store = self.initial_store
         return store.snapshot().seat if store is not None else 0

@@ -465,10 +465,23 @@ class MQApp(App[None]):
     # -- reference screens ----------------------------------------------------------------------------
 
     def show_help(self) -> None:
+        from mqtui.store import LocalStore
         from mqtui.ui.screens.help import HelpScreen
 
         self.clear_notifications()  # (a toast left from the game would sit over the help text)
-        self.push_screen(HelpScreen(self.keymap, self._key_defaults))
+        at_a_host = self.game_store is not None and not isinstance(self.game_store, LocalStore)
+        self.push_screen(HelpScreen(self.keymap, self._key_defaults, self.help_offers, at_a_host=at_a_host))
+
+    def help_offers(self, binding_id: str) -> bool:
+        """Whether the help lists the key of ``binding_id``: the app and its game offer it (a game
+        played at a host is saved there and takes nothing back; the tutorial is a local app's)."""
+        if binding_id == "game.save" or binding_id.startswith("tutorial."):
+            return self.local
+        if binding_id in ("game.undo", "game.redo"):
+            return self.game_store is None or self.game_store.takes_back
+        if binding_id == "game.advice":
+            return self.settings.advisor
+        return True
 
     def show_rules(self) -> None:
         from mqtui.ui.screens.rules import RulesScreen

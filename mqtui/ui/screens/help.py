@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from rich.table import Table
 from rich.text import Text
@@ -122,6 +122,24 @@ ROW_BINDINGS: dict[str, tuple[str, ...]] = {
 }
 
 
+# the other rows that only hold where a binding is offered (a spectator moves nothing; a served app
+# saves nothing): (section, keys) to the bindings, any one of which is enough
+ROW_NEEDS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("Game", "any key"): ("game.pass",),
+    ("Map (when focused)", "Enter"): ("map.go",),
+    ("Actions (when focused)", "↑ ↓  Enter"): ("actions.do",),
+    ("Actions (when focused)", "1-9"): tuple(f"actions.{n}" for n in range(1, 10)),
+    ("Hand (when focused)", "↑ ↓"): ("hand.play",),
+    ("Hand (when focused)", "Enter"): ("hand.play",),
+}
+
+# a game that is not this app's own (it is played at a host): leaving does not save it here
+AT_A_HOST: dict[str, str] = {
+    "q": "leave the game (the table plays on at its host)",
+    "Ctrl+Q": "quit the app (the table plays on at its host)",
+}
+
+
 def keys_in_force(label: str, keymap: Mapping[str, str], defaults: Mapping[str, str]) -> str:
     """A row's keys as they are now: its own label, unless the keymap changes one of its bindings."""
     ids = ROW_BINDINGS.get(label, ())
@@ -131,15 +149,29 @@ def keys_in_force(label: str, keymap: Mapping[str, str], defaults: Mapping[str, 
     return " / ".join(key_label(k) for k in keys if k)
 
 
-def help_table(keymap: Mapping[str, str] | None = None, defaults: Mapping[str, str] | None = None) -> Table:
+def help_table(
+    keymap: Mapping[str, str] | None = None,
+    defaults: Mapping[str, str] | None = None,
+    offers: Callable[[str], bool] | None = None,
+    *,
+    at_a_host: bool = False,
+) -> Table:
     """The help; with a ``keymap`` (binding id to keys) the keys it changes, ``defaults`` giving the keys
-    of the other bindings in a row it changes."""
+    of the other bindings in a row it changes. With ``offers`` (binding id: whether the app offers it
+    now) only the rows of keys that work here; ``at_a_host``: the game is played at a host."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     for title, rows in SECTIONS:
+        kept = [
+            (key, AT_A_HOST.get(key, what) if at_a_host else what)
+            for key, what in rows
+            if offers is None or _offered(title, key, offers)
+        ]
+        if not kept:
+            continue
         table.add_row(Text(title, "bold underline"), "")
-        for key, what in rows:
+        for key, what in kept:
             table.add_row(keys_in_force(key, keymap or {}, defaults or {}), what)
         table.add_row("", "")
     table.add_row(Text("Map legend", "bold underline"), "")
@@ -150,6 +182,11 @@ def help_table(keymap: Mapping[str, str] | None = None, defaults: Mapping[str, s
         "", "Cards marked ▶ in your hand can be played now; the footer shows the keys that work now."
     )
     return table
+
+
+def _offered(section: str, key: str, offers: Callable[[str], bool]) -> bool:
+    ids = ROW_BINDINGS.get(key) or ROW_NEEDS.get((section, key), ())
+    return not ids or any(offers(i) for i in ids)
 
 
 class HelpScreen(RoomScreen):
@@ -163,6 +200,15 @@ class HelpScreen(RoomScreen):
     """
 
     def __init__(
-        self, keymap: Mapping[str, str] | None = None, defaults: Mapping[str, str] | None = None
+        self,
+        keymap: Mapping[str, str] | None = None,
+        defaults: Mapping[str, str] | None = None,
+        offers: Callable[[str], bool] | None = None,
+        *,
+        at_a_host: bool = False,
     ) -> None:
-        super().__init__(help_table(keymap, defaults), "Keys", "↑↓ PgUp PgDn scroll · Esc close")
+        super().__init__(
+            help_table(keymap, defaults, offers, at_a_host=at_a_host),
+            "Keys",
+            "↑↓ PgUp PgDn scroll · Esc close",
+        )
