@@ -26,7 +26,8 @@ key to own screen (median, p90), key to the others' screens, CPU of the session 
 per session (acting, each other), the host process's CPU per table action, PSS per session (every app and
 the fork server), the bench's SSH clients' CPU per table action (they share the machine) and the share
 of the machine's CPUs busy while the tables played. With ``MQTUI_BENCH_ADVISOR=off`` both hosts'
-sessions play with the advisor off (the host's settings, which served sessions keep). ``--json``:
+sessions play with the advisor off (the host's settings, which served sessions keep); with
+``MQTUI_BENCH_ADVISOR=off-current`` only this tree's (``--baseline HEAD``: the advisor's own cost). ``--json``:
 standard output is the figures alone (the rows go to standard error).
 
 The games are not the same move for move when the engines differ (the same seed may deal otherwise):
@@ -87,13 +88,17 @@ class HostProc(JsonChild):
     async def start(self, tree: Path, folder: Path, players: int) -> None:
         folder.mkdir(parents=True)
         env = dict(os.environ, PYTHONPATH=str(tree), MQTUI_DATA=str(folder / "data"))
-        if os.environ.get("MQTUI_BENCH_ADVISOR") == "off":  # (the host's settings: every session's)
+        current = tree.resolve() == HERE.parent.resolve()
+        advisor = os.environ.get("MQTUI_BENCH_ADVISOR")
+        if advisor == "off" or (
+            advisor == "off-current" and current
+        ):  # (the host's settings: every session's)
             (folder / "data").mkdir()
             (folder / "data" / "settings.json").write_text('{"advisor": false}')
         if os.environ.get("MQTUI_BENCH_COUNTERS"):  # the apps count where their CPU goes (bench/counters.py)
             Path(os.environ["MQTUI_BENCH_COUNTERS"]).mkdir(parents=True, exist_ok=True)
             env["PYTHONPATH"] += os.pathsep + str(HERE / "counters")
-            env["MQTUI_BENCH_TREE"] = "current" if tree.resolve() == HERE.parent.resolve() else "baseline"
+            env["MQTUI_BENCH_TREE"] = "current" if current else "baseline"
         await self.spawn(
             sys.executable, str(HERE / "net_host.py"), "--folder", str(folder), "--players", str(players),
             cwd=str(tree), env=env,  # (``python -m`` puts the working folder first: the fork server's too)

@@ -65,6 +65,8 @@ SEATS = (("Ann", "red"), ("Bo", "blue"), ("Cy", "green"), ("Di", "yellow"))
 class SeatStore:
     """Seat 0's window on a LocalStore, as a network player's app sees its table."""
 
+    takes_back = False  # (as a NetStore: the table's authority takes nothing back)
+
     def __init__(self, local: LocalStore, seat: int = 0, *, plays: bool = False) -> None:
         self.local = local
         self.seat = seat
