@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from screen_text import notes
 from textual.widgets import Input, Label
 from ui_helpers import act, local_app, press, resize, running, settle, store_for, until
 
+from mqtui import saves
 from mqtui.ui.app import MQApp
 from mqtui.ui.saving import latest_autosave, saves_dir
 from mqtui.ui.screens.game import GameScreen
@@ -167,3 +170,50 @@ async def test_a_save_name_with_a_path_is_refused_and_says_why(tmp_path, monkeyp
         name.value = "sub-dir"
         await pilot.press("enter")
         await until(pilot, (saves_dir() / "sub-dir.mqsave").is_file, "the save in the saves folder")
+
+
+def _saves_cannot_be_written(app: MQApp, tmp_path: Path) -> Path:
+    """The game's autosave file, moved under a file where a folder should be: every write fails
+    (even as root, unlike a read-only folder)."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the saves folder should be")
+    store = app.game_store
+    assert store is not None
+    app.autosave_file = blocker / "auto.mqsave"
+    store.autosave_to(app.autosave_file)  # type: ignore[attr-defined]
+    return blocker
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q"])
+async def test_quitting_a_game_that_cannot_be_saved_says_so_and_stays(key: str, tmp_path: Path) -> None:
+    """The help says q and Ctrl+Q save the game: when that fails, the first quit says so and stays in
+    the game; the second leaves it unsaved; after the folder is fixed, the quit saves and leaves."""
+    store = store_for()
+    app = local_app(store)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        blocker = _saves_cannot_be_written(app, tmp_path)
+        await pilot.press(key)
+        await until(pilot, lambda: any("NOT saved" in n for n in notes(app)), "why")
+        assert isinstance(app.screen, GameScreen) and app.is_running
+        assert not (blocker / "auto.mqsave").exists()
+        blocker.unlink()
+        blocker.mkdir()  # space again: the next quit saves the game, and leaves
+        await pilot.press(key)
+        await until(pilot, lambda: not app.is_running or isinstance(app.screen, TitleScreen), "left")
+        assert saves.read(blocker / "auto.mqsave").state == store.state
+
+
+async def test_quitting_again_leaves_a_game_that_cannot_be_saved(tmp_path: Path) -> None:
+    store = store_for()
+    app = local_app(store)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        blocker = _saves_cannot_be_written(app, tmp_path)
+        await pilot.press("q")
+        await until(pilot, lambda: any("NOT saved" in n for n in notes(app)), "why")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q")  # the player was told: leave it unsaved
+        await until(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
+        assert not (blocker / "auto.mqsave").exists()
+        assert not any(n.startswith("Saved\n") for n in notes(app))  # (no "Game saved" on the way out)

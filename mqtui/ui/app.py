@@ -93,6 +93,8 @@ class MQApp(App[None]):
         self.theme = self.settings.theme if self.settings.theme in loaded.themes else DEFAULT_THEME
         self._continuous = False
         self.game_store: GameStore | None = None
+        self.save_failure = ""  # why the last save of the game failed
+        self._left_unsaved_at = -1  # the state the player was told, on quitting, that it is not saved
         self.autosave_file: Path | None = None  # this game's own autosave (local games)
         self.finished_file: Path | None = None  # where a game that ended here was kept
         self._unfinished = False  # the game was not over when opened: keep it when it ends
@@ -268,7 +270,7 @@ class MQApp(App[None]):
     def autosave(self, store: GameStore | None = None) -> Path | None:
         """Save the game to its own autosave, where Continue finds it (local games only). A game that
         ends here is kept in the history of finished games (``saves/finished/``), never deleted."""
-        from mqtui.ui.saving import autosave, keep_finished, stop_autosave
+        from mqtui.ui.saving import SaveFailed, keep_finished, save_game, stop_autosave
 
         store = store if store is not None else self.game_store
         if not self.local or store is None:
@@ -282,7 +284,30 @@ class MQApp(App[None]):
             return None
         if self.autosave_file is None:
             return None
-        return autosave(store, self.autosave_file)
+        try:
+            return save_game(store, self.autosave_file)
+        except SaveFailed as exc:
+            self.save_failure = str(exc)
+            return None
+
+    def _unsaved_leave_refused(self) -> bool:
+        """A local game in progress whose save just failed: the first quit says so and stays (the
+        help promises "the game is saved"); quitting again in the same state leaves it unsaved."""
+        store = self.game_store
+        if not self.local or store is None or not self._unfinished or self.autosave_file is None:
+            return False
+        n = store.snapshot().n
+        if self._left_unsaved_at == n:
+            return False
+        self._left_unsaved_at = n
+        self.notify(
+            f"The game is NOT saved: {self.save_failure}. Quit again to leave it unsaved (Continue then "
+            "picks it up as it was last saved), or free some space and quit again.",
+            title="Not saved",
+            severity="error",
+            timeout=20,
+        )
+        return True
 
     def autosave_each_turn(self, store: GameStore) -> None:
         """Called by the game screen at each new turn: saves unless the store saves after every change."""
@@ -297,6 +322,8 @@ class MQApp(App[None]):
         from mqtui.ui.saving import stop_autosave
 
         saved = self.autosave()
+        if saved is None and self._unsaved_leave_refused():
+            return
         if self.game_store is not None:
             stop_autosave(self.game_store)
         self.game_store = None
@@ -393,7 +420,8 @@ class MQApp(App[None]):
         if self.game_store is not None and self.local:
             from mqtui.ui.saving import stop_autosave
 
-            self.autosave()
+            if self.autosave() is None and self._unsaved_leave_refused():
+                return
             stop_autosave(self.game_store)
         self.exit()
 

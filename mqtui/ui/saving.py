@@ -138,16 +138,6 @@ def start_autosave(store: GameStore, path: Path) -> bool:
     return True
 
 
-def autosave(store: GameStore, path: Path) -> Path | None:
-    """Save now to the game's autosave file ``path``; None if it cannot be saved."""
-    if local_game(store) is None:
-        return None
-    try:
-        return save_game(store, path)
-    except SaveFailed:
-        return None
-
-
 def stop_autosave(store: GameStore) -> None:
     """The final autosave, then stop the writer (quitting or leaving the game)."""
     local = local_game(store)
