@@ -17,6 +17,7 @@ from engine_helpers import (
     strength_of,
     tdef,
     texts,
+    uid,
 )
 
 from mqtui.engine.actions import IllegalAction
@@ -400,3 +401,15 @@ def test_thief_d10_treasure_after_a_win_against_the_new_level():
     ev = fight(s, 6, 1, 3)
     assert "treasure sense: d10 3 vs Level 3: works" in texts(ev)
     assert len(s.heroes[0].hand) == mdef("damp-squib").treasures + 1
+
+
+def test_a_wandering_monster_that_ignores_the_fighting_hero_stays_out_of_the_fight():
+    """Every other way in leaves a monster that ignores the hero's Level out of the fight; the card's
+    text says so too."""
+    s = battle(bob={"hand": ["uninvited-guest"]}, decks={"monster": ["wandering-wight"]}, dice=[1])
+    ev = do(s, "0 pass", "1 wander {uninvited-guest}")  # the Wight ignores Level 2 or lower; Ann is 1
+    assert len(s.combat.monsters) == 1 and strength(s) == (1, 3)
+    assert any(
+        m.card == uid("wandering-wight") and (m.x, m.y) == (s.combat.x, s.combat.y) for m in s.monsters
+    )
+    assert "Wandering Wight ignores Ann (Level 1): it stays out of the fight." in texts(ev)

@@ -343,7 +343,7 @@ def describe(t: CardTable, s: State, a: Action) -> str:
     if k == "use":
         return f"uses {name} for the {'heroes' if a.b == 0 else 'monsters'}"
     if k == "wander":
-        return f"plays {name}: a wandering monster joins the fight"
+        return f"plays {name}: a wandering monster joins the fight (unless it ignores the hero)"
     if k == "invite":
         n, gold = a.b % 10, a.c
         terms = " and ".join(

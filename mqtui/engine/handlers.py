@@ -24,7 +24,7 @@ from mqtui.engine.board import (
     discard as discard_card,
 )
 from mqtui.engine.cards import DXM, TREASURE, CardTable
-from mqtui.engine.combat import curse_frame, fight_monsters, resolve, roll_dice, start_combat
+from mqtui.engine.combat import curse_frame, fight_monsters, ignores, resolve, roll_dice, start_combat
 from mqtui.engine.defs import Deal
 from mqtui.engine.heroes import (
     apply_effects,
@@ -355,9 +355,20 @@ def do_wander(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     c, hero = take_combat_card(s, a)
     ev.append(Event("interfere", f"{hero.name} plays {t.names[a.a]}!"))
     discard_card(t, s, a.a)
-    m = spawn_monster(t, s, ev, c.x, c.y, "A wandering monster joins the fight")
+    m = spawn_monster(t, s, ev, c.x, c.y, "A wandering monster")
     if m is not None:
-        c.monsters.append(m.id)
+        fighting = s.heroes[c.active]
+        if ignores(t, m, fighting):  # (as on every other way in: it stays in the room, out of the fight)
+            name = t.monster[m.card].name
+            ev.append(
+                Event(
+                    "monster",
+                    f"{name} ignores {fighting.name} (Level {fighting.level}): it stays out of the fight.",
+                )
+            )
+        else:
+            c.monsters.append(m.id)
+            ev.append(Event("monster", f"{t.monster[m.card].name} joins the fight."))
     card_played(s)
 
 

@@ -158,7 +158,7 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
         "If it is defeated, the winners draw 1 extra Treasure card.",
         "If it is defeated, the winners draw {n} extra Treasure cards.",
     ),
-    "dxm.wandering": "Play during a fight, before the dice are rolled (never in the boss fight): the top Monster card joins the fight on the monsters' side.",
+    "dxm.wandering": "Play during a fight, before the dice are rolled (never in the boss fight): the top Monster card joins the fight on the monsters' side (one that ignores the fighting hero's Level stays in the room, out of the fight).",
     "dxm.dungeon.wall_to_door": "Play on your turn: turn one wall of your room into an ordinary door.",
     "dxm.dungeon.move_monster": "Play on your turn, outside a fight: move one monster in your room or a room "
     "next to it one room on, through a passage or an ordinary door (never into the Entrance).",

@@ -292,7 +292,7 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
     if k == "enhance":
         return f"Play {name(a)} on {monster(b)}"
     if k == "wander":
-        return f"Play {name(a)}: a wandering monster joins the fight"
+        return f"Play {name(a)}: a wandering monster joins the fight (unless it ignores the hero)"
     if k == "use":
         verb = "Throw" if cards.treasure[a].thrown else "Use"
         return f"{verb} {name(a)} for the {'heroes' if b == 0 else 'monsters'}"
