@@ -136,3 +136,24 @@ def test_death_in_the_boss_fight_costs_both_levels():
     assert h.dead and h.level == 8 and h.life == 4
     assert names(s.rooms[0].piles[0]) == ["hard-hat"]  # dropped in the Entrance
     assert s.active == 1
+
+
+def test_bonuses_against_a_kind_count_against_a_boss_of_that_kind():
+    """The boss is the card it was flipped as, at Level 20: a Dragon-slaying lance, garlic against the
+    Undead and the Cleric's power all count against an Undead Dragon boss (our rule), a one-shot used
+    in the fight too."""
+    ann = {
+        "level": 10,
+        "at": [1, 0],
+        "class": "cleric-card",
+        "equipped": ["dragon-be-gone-lance", "garlic-necklace"],
+        "hand": ["tap-holy-water"],
+    }
+    s, _ = position(
+        heroes=[ann, {}], rooms=[{"id": A, "at": [1, 0]}], decks={"monster": ["accounts-receivable-dracolich"]}
+    )
+    do(s, "0 move W")
+    assert s.combat is not None and s.combat.boss
+    assert strength_of(s) == (10 + (2 + 4) + 3 + 3, 20)  # level, lance (+4 Dragons), garlic, Cleric
+    ev = do(s, "0 use {tap-holy-water} heroes")
+    assert "for the heroes: +5" in texts(ev) and strength_of(s) == (22 + 2 + 3, 20)

@@ -85,11 +85,19 @@ def start_combat(
     s.frames.append(Frame(kind=WINDOW, seat=hero.seat, stage="pre"))
 
 
-def hero_terms(t: CardTable, s: State, c: Combat, monsters: list[Monster] | None = None) -> list[Term]:
-    """The heroes' side of the sum; ``monsters`` is ``fight_monsters(s, c)`` where the caller has it."""
+def fight_tags(t: CardTable, s: State, c: Combat, monsters: list[Monster] | None = None) -> set[str]:
+    """The kinds of monster the heroes fight ("+3 more against Undead"): the fight's monsters', or the
+    boss card's (a Level 20 boss is still the Undead Dragon it was flipped as)."""
+    if c.boss:
+        return set(t.monster[c.boss_card].tags)
     if monsters is None:
         monsters = fight_monsters(s, c)
-    tags = {tag for m in monsters for tag in t.monster[m.card].tags}
+    return {tag for m in monsters for tag in t.monster[m.card].tags}
+
+
+def hero_terms(t: CardTable, s: State, c: Combat, monsters: list[Monster] | None = None) -> list[Term]:
+    """The heroes' side of the sum; ``monsters`` is ``fight_monsters(s, c)`` where the caller has it."""
+    tags = fight_tags(t, s, c, monsters)
     rules = room_rules(t, s, c)
     terms: list[Term] = []
     for hero in fighters(s, c):

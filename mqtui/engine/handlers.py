@@ -24,7 +24,14 @@ from mqtui.engine.board import (
     discard as discard_card,
 )
 from mqtui.engine.cards import DXM, TREASURE, CardTable
-from mqtui.engine.combat import curse_frame, fight_monsters, ignores, resolve, roll_dice, start_combat
+from mqtui.engine.combat import (
+    curse_frame,
+    fight_tags,
+    ignores,
+    resolve,
+    roll_dice,
+    start_combat,
+)
 from mqtui.engine.defs import Deal
 from mqtui.engine.heroes import (
     apply_effects,
@@ -377,7 +384,7 @@ def do_use(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
     item = t.treasure[a.a]
     bonus = item.bonus
     if a.b == 0 and item.bonuses:  # "+3 more against Undead": for the heroes, against the fight's monsters
-        tags = {tag for m in fight_monsters(s, c) for tag in t.monster[m.card].tags}
+        tags = fight_tags(t, s, c)
         bonus += sum(b.amount for b in item.bonuses if b.vs in tags)
     c.mods.append(Mod(item.name, bonus, a.b))
     side = "the heroes" if a.b == 0 else "the monsters"
