@@ -150,7 +150,9 @@ def test_bonuses_against_a_kind_count_against_a_boss_of_that_kind():
         "hand": ["tap-holy-water"],
     }
     s, _ = position(
-        heroes=[ann, {}], rooms=[{"id": A, "at": [1, 0]}], decks={"monster": ["accounts-receivable-dracolich"]}
+        heroes=[ann, {}],
+        rooms=[{"id": A, "at": [1, 0]}],
+        decks={"monster": ["accounts-receivable-dracolich"]},
     )
     do(s, "0 move W")
     assert s.combat is not None and s.combat.boss

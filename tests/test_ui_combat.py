@@ -64,3 +64,35 @@ async def test_a_warriors_tie_shows_as_the_warriors() -> None:
         text = " ".join(combat_text(app).split())
         assert "Ann (1 +1 Human Warrior power +die 3 = 5) beats Tax Goblin (2 +die 3 = 5)" in text
         assert "(a tie, won by power)" in text
+
+
+def test_the_hero_sheet_states_the_fighting_heros_part_of_the_engines_sum() -> None:
+    """A Level 1 Cleric fights an Undead monster in a room that gives heroes +1: the sheet said
+    "Strength 1 (Level 1)" while the engine's sum was 5; it now adds up what the engine does (the
+    sheet shrinks to its first lines in a fight on most screens: the line shows on a tall one, and
+    under ``o`` for a helper)."""
+    from ui_helpers import add_monster, add_room, empty_hands, give, hero, store_for
+
+    from mqtui.engine.actions import Action
+    from mqtui.engine.combat import hero_terms
+    from mqtui.ui.widgets.hero_sheet import hero_text
+
+    store = store_for()
+    empty_hands(store)
+    ann = hero(store, 0)
+    (cleric,) = give(store, 0, ["cleric-card"])
+    ann.hand.remove(cleric)
+    ann.classes.append(cleric)
+    add_room(store, "poster-corridor", 1, 0)  # all heroes +1 in fights here
+    add_monster(store, "skeleton-intern", 1, 0, "blue")  # Undead: the Cleric's +3
+    store.engine.forget()
+    view = store.snapshot(0).view
+    assert "Strength 1 (Level 1)" in hero_text(store.cards, view.heroes[0], True, view=view).plain
+    store.apply(Action(0, "move", 1))
+    view = store.snapshot(0).view
+    assert view.combat is not None
+    assert sum(v for _, v in hero_terms(store.cards, view, view.combat)) == 5
+    sheet = hero_text(store.cards, view.heroes[0], True, view=view).plain
+    assert "Fight strength 5 (Level 1, powers +3, room +1)" in sheet
+    bob = hero_text(store.cards, view.heroes[1], False, view=view).plain  # not in the fight
+    assert "Strength 1 (Level 1)" in bob and "Fight" not in bob

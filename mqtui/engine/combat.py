@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from mqtui.engine import rng
 from mqtui.engine.actions import Event, Fight
 from mqtui.engine.board import discard, draw_to_hand, monsters_at, neighbours, room_def, room_name
@@ -101,22 +103,35 @@ def hero_terms(t: CardTable, s: State, c: Combat, monsters: list[Monster] | None
     rules = room_rules(t, s, c)
     terms: list[Term] = []
     for hero in fighters(s, c):
-        terms.append((f"{hero.name} level", hero.level))
-        for uid in hero.equipped:
-            item = t.treasure[uid]
-            if not usable(t, hero, item):
-                continue
-            bonus = item.bonus + sum(b.amount for b in item.bonuses if b.vs in tags)
-            if bonus:
-                terms.append((item.name, bonus))
-        for p in powers(t, hero):
-            if p.kind == "combat_bonus" or (p.kind == "bonus_vs_tag" and p.tag in tags):
-                terms.append((f"{describe(t, hero)} power", p.amount))
-        ids = identity(t, hero)
-        for rule in rules:
-            if rule.kind == "hero_bonus" and (not rule.who or rule.who in ids):
-                terms.append(("room", rule.amount))
+        terms += fighter_terms(t, hero, tags, rules)
     terms.extend((m.label, m.amount) for m in c.mods if m.side == 0)
+    return terms
+
+
+POWER_TERM = " power"  # (the end of a power's label)
+ROOM_TERM = "room"
+
+
+def fighter_terms(
+    t: CardTable, hero: Hero, tags: Collection[str] = (), rules: Sequence[RoomRule] = ()
+) -> list[Term]:
+    """One hero's part of the heroes' sum against monsters of ``tags`` in a room of ``rules`` (none of
+    either: the hero's strength outside a fight): the level first, then items, powers, the room."""
+    terms: list[Term] = [(f"{hero.name} level", hero.level)]
+    for uid in hero.equipped:
+        item = t.treasure[uid]
+        if not usable(t, hero, item):
+            continue
+        bonus = item.bonus + sum(b.amount for b in item.bonuses if b.vs in tags)
+        if bonus:
+            terms.append((item.name, bonus))
+    for p in powers(t, hero):
+        if p.kind == "combat_bonus" or (p.kind == "bonus_vs_tag" and p.tag in tags):
+            terms.append((f"{describe(t, hero)}{POWER_TERM}", p.amount))
+    ids = identity(t, hero)
+    for rule in rules:
+        if rule.kind == "hero_bonus" and (not rule.who or rule.who in ids):
+            terms.append((ROOM_TERM, rule.amount))
     return terms
 
 

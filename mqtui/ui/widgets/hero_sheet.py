@@ -7,8 +7,9 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from mqtui.engine.cards import CardTable
-from mqtui.engine.heroes import describe, power_total, usable
-from mqtui.engine.state import ACT, Hero
+from mqtui.engine.combat import POWER_TERM, ROOM_TERM, fight_tags, fighter_terms, fighters, room_rules
+from mqtui.engine.heroes import describe, usable
+from mqtui.engine.state import ACT, Hero, State
 from mqtui.store import Snapshot
 from mqtui.ui.describe import SLOT_NAMES, SLOT_ORDER, card_kind, card_name, fit_lines_counted
 from mqtui.ui.widgets.kept import Kept
@@ -16,16 +17,33 @@ from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.steady import SteadySize
 
 
-def strength(cards: CardTable, hero: Hero) -> tuple[int, int, int]:
-    """(level, items, powers): what the hero's combat strength adds up to outside a fight."""
-    items = sum(cards.treasure[u].bonus for u in hero.equipped if usable(cards, hero, cards.treasure[u]))
-    return hero.level, items, power_total(cards, hero, "combat_bonus")
+def strength(cards: CardTable, hero: Hero, view: State | None = None) -> tuple[int, int, int, int]:
+    """(level, items, powers, room): the hero's strength as the engine adds it up, in the fight of
+    ``view`` if the hero fights in it (against its monsters' kinds, in its room), else outside one."""
+    c = view.combat if view is not None else None
+    if c is not None and view is not None and hero in fighters(view, c):
+        terms = fighter_terms(cards, hero, fight_tags(cards, view, c), room_rules(cards, view, c))
+    else:
+        terms = fighter_terms(cards, hero)
+    powers = sum(v for label, v in terms if label.endswith(POWER_TERM))
+    room = sum(v for label, v in terms if label == ROOM_TERM)
+    return hero.level, sum(v for _, v in terms[1:]) - powers - room, powers, room
 
 
-def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False, moving: bool = True) -> Text:
+def hero_text(
+    cards: CardTable,
+    hero: Hero,
+    mine: bool,
+    compact: bool = False,
+    moving: bool = True,
+    view: State | None = None,
+) -> Text:
     """The sheet; ``compact`` (small screens) puts the gear on one line and leaves out the tallies;
-    without ``moving`` (not in the hero's action phase) the Moves show as "—": none can be used."""
-    level, items, powers = strength(cards, hero)
+    without ``moving`` (not in the hero's action phase) the Moves show as "—": none can be used. In a
+    fight of ``view``'s that the hero fights, the strength is the hero's part of the heroes' sum there
+    (the cards played into the fight are the fight pane's)."""
+    level, items, powers, room = strength(cards, hero, view)
+    fighting = view is not None and view.combat is not None and hero in fighters(view, view.combat)
     t = Text()
     t.append(hero.name, "bold")
     t.append(f" [{hero.colour}]", "dim")
@@ -34,11 +52,12 @@ def hero_text(cards: CardTable, hero: Hero, mine: bool, compact: bool = False, m
     if hero.dead:
         t.append(" · dead: back at the Entrance next turn", "italic")
     t.append(f"\nLife {hero.life}/{hero.max_life}  Moves {hero.moves if moving else '—'}  Gold {hero.gold}")
-    total = level + items + powers
+    total = level + items + powers + room
     parts = [f"Level {level}"]
     parts += [f"items {items:+d}"] if items else []
     parts += [f"powers {powers:+d}"] if powers else []
-    t.append("\nStrength ", "bold")
+    parts += [f"room {room:+d}"] if room else []
+    t.append("\nFight strength " if fighting else "\nStrength ", "bold")
     t.append(f"{total}", "bold")
     t.append(f" ({', '.join(parts)})")
 
@@ -132,7 +151,7 @@ class HeroSheet(Kept, NoLinks, SteadySize, Static):
         title = "Your hero" if mine else f"{hero.name} (o: next hero)"
         if title != self._title:  # (setting a title draws the whole pane again, even the same title)
             self._title = self.border_title = title
-        self._full = hero_text(self.cards, hero, mine, self.compact, moving)
+        self._full = hero_text(self.cards, hero, mine, self.compact, moving, snap.view)
         self.fit()
 
     def fit(self) -> None:
