@@ -96,3 +96,30 @@ def test_the_hero_sheet_states_the_fighting_heros_part_of_the_engines_sum() -> N
     assert "Fight strength 5 (Level 1, powers +3, room +1)" in sheet
     bob = hero_text(store.cards, view.heroes[1], False, view=view).plain  # not in the fight
     assert "Strength 1 (Level 1)" in bob and "Fight" not in bob
+
+
+def test_a_die_cut_below_zero_shows_what_it_counts() -> None:
+    """A 1 with -2 counts 0 (the engine floors a die at 0): the die cell said "1 -2", which read as
+    -1 beside a total that counted 0."""
+    from ui_helpers import add_monster, add_room, empty_hands, store_for
+
+    from mqtui.engine.actions import Action
+    from mqtui.engine.combat import die_total, totals
+    from mqtui.engine.state import Mod
+    from mqtui.ui.widgets.combat import combat_sides
+
+    store = store_for()
+    empty_hands(store)
+    add_room(store, "poster-corridor", 1, 0)
+    add_monster(store, "skeleton-intern", 1, 0, "blue")
+    store.engine.forget()
+    store.apply(Action(0, "move", 1))
+    c = store.state.combat
+    assert c is not None
+    c.hero_die, c.monster_dice = 1, [4]
+    c.die_mods.append(Mod("Oops", -2, 0))
+    c.die_mods.append(Mod("Lucky", 1, 1))
+    (h_terms, h_die, h_total), (_, m_die, m_total) = combat_sides(store.cards, store.state, c)
+    assert die_total(c, 0) == 0 and h_die == "1 -2 = 0"
+    assert m_die == "4 +1"  # (not floored: as it was)
+    assert (h_total, m_total) == totals(store.cards, store.state, c)

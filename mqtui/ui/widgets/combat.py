@@ -93,7 +93,8 @@ def combat_sides(cards: CardTable, view: State, c: Combat, rows: int | None = No
             return "–"
         base = c.hero_die if side == 0 else "+".join(map(str, c.monster_dice))
         mods = sum(m.amount for m in c.die_mods if m.side == side)
-        return f"{base}{f' {mods:+d}' if mods else ''}"
+        floored = "" if value == (c.hero_die if side == 0 else sum(c.monster_dice)) + mods else f" = {value}"
+        return f"{base}{f' {mods:+d}' if mods else ''}{floored}"  # (a die never counts below 0)
 
     return (
         (fit_terms(h_terms, rows), die_text(0, h_die), h_sum + h_die if h_die is not None else None),
