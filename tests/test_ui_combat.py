@@ -119,7 +119,7 @@ def test_a_die_cut_below_zero_shows_what_it_counts() -> None:
     c.hero_die, c.monster_dice = 1, [4]
     c.die_mods.append(Mod("Oops", -2, 0))
     c.die_mods.append(Mod("Lucky", 1, 1))
-    (h_terms, h_die, h_total), (_, m_die, m_total) = combat_sides(store.cards, store.state, c)
+    (_, h_die, h_total), (_, m_die, m_total) = combat_sides(store.cards, store.state, c)
     assert die_total(c, 0) == 0 and h_die == "1 -2 = 0"
     assert m_die == "4 +1"  # (not floored: as it was)
     assert (h_total, m_total) == totals(store.cards, store.state, c)
