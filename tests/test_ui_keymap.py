@@ -144,3 +144,32 @@ async def test_a_local_games_help_lists_saving_undo_and_the_tutorial() -> None:
         assert "undo / redo" in rows["Ctrl+Z / Ctrl+Y"]
         assert "the next step" in rows["Ctrl+N"]
         assert "quit to the title screen (the game is saved)" in rows["q"]
+
+
+async def test_the_palette_names_the_remapped_key() -> None:
+    """The palette's line under an action names the key that does the same: the keymap's, not the
+    default (it said "key: s" while s no longer searched)."""
+    from textual.command import CommandList
+    from ui_helpers import add_room, empty_hands, hero
+    from waiting import wait_until
+
+    store = store_for((("Ann", "human"), ("Bob", "human")))
+    empty_hands(store)
+    add_room(store, "poster-corridor", 1, 0)
+    hero(store, 0).x = 1
+    store.engine.forget()
+    app = local_app(store, handoff=False, keymap={"game.search": "j"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.game_store is store, "the game")
+        await pilot.press("ctrl+p")
+        await wait_until(
+            lambda: app.screen.query(CommandList) and app.screen.query_one(CommandList).option_count
+        )
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hits = app.screen.query_one(CommandList)
+        prompts = [str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)]
+        search = [p for p in prompts if p.startswith("Search the room")]
+        assert search and "key: j" in search[0], prompts
+        ends = [p for p in prompts if "key: space" in p]  # the keys not remapped are as they were
+        assert ends, prompts

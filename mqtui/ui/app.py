@@ -101,7 +101,7 @@ class MQApp(App[None]):
         self.save_on_signals = save_on_signals
         self._signals_off: Callable[[], None] = lambda: None
         self.keymap: dict[str, str] = {}  # the settings' keymap as used (mqtui.ui.keymap)
-        self._key_defaults: dict[str, str] = {}  # binding id to its own keys (with a keymap)
+        self.key_defaults: dict[str, str] = {}  # binding id to its own keys (with a keymap)
         self._clashes_said: set[str] = set()
 
     def allows_command(self, command_id: str) -> bool:
@@ -151,7 +151,7 @@ class MQApp(App[None]):
 
         known = known_bindings([type(self)])
         self.keymap, errors = check_keymap(self.settings.keymap, known)
-        self._key_defaults = known
+        self.key_defaults = known
         self._clashes_said |= {i for i in self.keymap if i not in self.settings.keymap}  # (kept keys)
         for error in errors:
             self.notify(
@@ -498,7 +498,7 @@ class MQApp(App[None]):
 
         self.clear_notifications()  # (a toast left from the game would sit over the help text)
         at_a_host = self.game_store is not None and not isinstance(self.game_store, LocalStore)
-        self.push_screen(HelpScreen(self.keymap, self._key_defaults, self.help_offers, at_a_host=at_a_host))
+        self.push_screen(HelpScreen(self.keymap, self.key_defaults, self.help_offers, at_a_host=at_a_host))
 
     def help_offers(self, binding_id: str) -> bool:
         """Whether the help lists the key of ``binding_id``: the app and its game offer it (a game

@@ -27,6 +27,8 @@ class GameApp(Protocol):
     bot_delay: float
     local: bool
     theme_labels: dict[str, str]
+    keymap: dict[str, str]  # binding id to keys: the settings' keymap as used
+    key_defaults: dict[str, str]  # binding id to its own keys
 
     def allows_command(self, command_id: str) -> bool: ...
     def remember_settings(self) -> None: ...

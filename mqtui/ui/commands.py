@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -11,26 +11,35 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.fuzzy import Matcher
 
 from mqtui.ui.appref import mq_app
+from mqtui.ui.keymap import keys_in_force
 
 if TYPE_CHECKING:
     from mqtui.ui.screens.game import GameScreen
 
-# the key that does the same, shown under an action in the palette
-KEY_HINTS = {
-    "move": "key: Shift+arrow",
-    "flee": "key: Shift+arrow",
-    "done": "key: space",
-    "end": "key: space",
-    "pass": "key: space",
-    "search": "key: s",
-    "deal": "key: t",
-    "pickup": "key: u",
-    "challenge": "key: f",
-    "invite": "key: v",
-    "accept": "key: y",
-    "decline": "key: n",
-    "buylevel": "key: +",
+# the key that does the same, shown under an action in the palette: as written, and its bindings (a
+# keymap that changes one shows the keys in force)
+_MOVES = ("game.north", "game.east", "game.south", "game.west")
+KEY_HINTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "move": ("Shift+arrow", _MOVES),
+    "flee": ("Shift+arrow", _MOVES),
+    "done": ("space", ("game.done",)),
+    "end": ("space", ("game.end",)),
+    "pass": ("space", ("game.pass",)),
+    "search": ("s", ("game.search",)),
+    "deal": ("t", ("game.deal",)),
+    "pickup": ("u", ("game.pickup",)),
+    "challenge": ("f", ("game.challenge",)),
+    "invite": ("v", ("game.invite",)),
+    "accept": ("y", ("game.accept",)),
+    "decline": ("n", ("game.decline",)),
+    "buylevel": ("+", ("game.buylevel",)),
 }
+
+
+def key_hint(kind: str, keymap: Mapping[str, str], defaults: Mapping[str, str]) -> str:
+    """The palette's line under an action of ``kind``: the key that does the same ("" if none)."""
+    hint = KEY_HINTS.get(kind)
+    return f"key: {keys_in_force(hint[1], hint[0], keymap, defaults)}" if hint else ""
 
 
 def match_words(query: str, label: str) -> tuple[float, Text] | None:
@@ -114,7 +123,8 @@ class LegalActionsCommands(_Listed):
             if uid >= 0:
                 help_text = f"card: {card_kind(screen.cards, uid)}"
             else:
-                help_text = KEY_HINTS.get(action.kind, "")
+                app = mq_app(screen)
+                help_text = key_hint(action.kind, app.keymap, app.key_defaults)
             out.append(("action", label, partial(screen.perform, action), help_text))
         self._harmful = frozenset(hurts)
         return out

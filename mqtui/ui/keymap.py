@@ -112,3 +112,15 @@ def key_label(keys: str) -> str:
             shown = shown.capitalize() if shown.isalpha() else shown.upper()
         out.append("+".join([*(m.capitalize() for m in mods), shown]))
     return " / ".join(out)
+
+
+def keys_in_force(
+    ids: Iterable[str], label: str, keymap: Mapping[str, str], defaults: Mapping[str, str]
+) -> str:
+    """The keys of bindings ``ids`` as they are now: ``label`` (their own keys, as written), unless the
+    keymap changes one of them (``defaults``: the keys of the others)."""
+    ids = tuple(ids)
+    if not any(i in keymap for i in ids):
+        return label
+    keys = dict.fromkeys(keymap.get(i, defaults.get(i, "")) for i in ids)  # (Space: one key, three ids)
+    return " / ".join(key_label(k) for k in keys if k)

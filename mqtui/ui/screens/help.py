@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 
-from mqtui.ui.keymap import key_label
+from mqtui.ui.keymap import keys_in_force
 from mqtui.ui.screens.room import RoomScreen
 from mqtui.ui.widgets.map_canvas import LEGEND
 
@@ -140,15 +140,6 @@ AT_A_HOST: dict[str, str] = {
 }
 
 
-def keys_in_force(label: str, keymap: Mapping[str, str], defaults: Mapping[str, str]) -> str:
-    """A row's keys as they are now: its own label, unless the keymap changes one of its bindings."""
-    ids = ROW_BINDINGS.get(label, ())
-    if not any(i in keymap for i in ids):
-        return label
-    keys = dict.fromkeys(keymap.get(i, defaults.get(i, "")) for i in ids)  # (Space: one key, three ids)
-    return " / ".join(key_label(k) for k in keys if k)
-
-
 def help_table(
     keymap: Mapping[str, str] | None = None,
     defaults: Mapping[str, str] | None = None,
@@ -172,7 +163,7 @@ def help_table(
             continue
         table.add_row(Text(title, "bold underline"), "")
         for key, what in kept:
-            table.add_row(keys_in_force(key, keymap or {}, defaults or {}), what)
+            table.add_row(keys_in_force(ROW_BINDINGS.get(key, ()), key, keymap or {}, defaults or {}), what)
         table.add_row("", "")
     table.add_row(Text("Map legend", "bold underline"), "")
     table.add_row("", LEGEND)
