@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
 from ui_helpers import make_app, settle, store_for, textual_specs
 
 from mqtui.ui.screens.help import HelpScreen
@@ -113,3 +116,35 @@ async def test_the_footer_shows_the_keys_textuals_active_bindings_give() -> None
         assert len({tuple(s) for s in seen}) >= 4  # (the keys did change on the way)
         descriptions = {s.description for specs in seen for s in specs}
         assert {"Undo", "Help", "End phase", "Play", "Go there", "Give", "Later"} <= descriptions
+
+
+async def test_the_dollar_key_is_the_rooms_deal_and_says_so_where_the_room_swaps() -> None:
+    """In a swap room `$` swaps the card (the room's Deal): the footer said "Sell" and the help "sell
+    (in a shop)" while the card went for a DxM card and no gold."""
+    from ui_helpers import add_room, empty_hands, give, hero
+
+    store = store_for()
+    empty_hands(store)
+    add_room(store, "swap-meet", 1, 0)
+    ann = hero(store, 0)
+    ann.x, ann.y = 1, 0
+    (uid,) = give(store, 0, ["hard-hat"])
+    store.engine.forget()
+    gold = ann.gold
+    app = make_app(store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")  # the hand: its one card highlighted
+        await settle(pilot, app)
+        shown = [s.spec.description for s in app.screen.query_one(QuietFooter).shown]
+        assert "Deal" in shown and "Sell" not in shown, shown
+        await pilot.press("dollar_sign")
+        await settle(pilot, app)
+        assert uid not in hero(store, 0).hand and hero(store, 0).gold == gold  # swapped, not sold
+        assert any("Swap" in line.text or "swap" in line.text for line in store.snapshot().log[-3:])
+        await pilot.press("question_mark")
+        await settle(pilot, app)
+        assert isinstance(app.screen, HelpScreen)
+        out = io.StringIO()
+        Console(width=160, file=out, color_system=None).print(app.screen.details)
+        assert "the room's Deal with the card (sell it, swap it)" in out.getvalue()

@@ -82,7 +82,7 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("↑ ↓", "choose a card (its full text shows below)"),
             ("Enter", "play / use the card (asks how if it has several uses)"),
             ("e  b  k", "equip / hang on the belt / put in the backpack"),
-            ("$  g  x", "sell (in a shop) / give to a hero here / discard"),
+            ("$  g  x", "the room's Deal with the card (sell it, swap it) / give to a hero here / discard"),
         ),
     ),
 )

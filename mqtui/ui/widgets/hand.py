@@ -27,7 +27,7 @@ KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
     "equip": (("equip",), "equipped"),
     "belt": (("belt",), "hung on the belt"),
     "stow": (("stow",), "put in the backpack"),
-    "sell": (("deal",), "sold here"),
+    "sell": (("deal",), "sold or swapped here"),  # (the room's Deal: a shop buys, a swap room swaps)
     "give": (("give",), "given away"),
     "discard": (("discard",), "discarded"),
 }
@@ -44,7 +44,7 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         Binding("e", "card('equip')", "Equip", id="hand.equip"),
         Binding("b", "card('belt')", "Belt", id="hand.belt"),
         Binding("k", "card('stow')", "Backpack", id="hand.stow"),
-        Binding("dollar_sign", "card('sell')", "Sell", id="hand.sell"),
+        Binding("dollar_sign", "card('sell')", "Deal", id="hand.sell"),
         Binding("g", "card('give')", "Give", id="hand.give"),
         Binding("x", "card('discard')", "Discard", id="hand.discard"),
     ]
