@@ -79,7 +79,8 @@ def write_pack(folder: Path, files: dict[str, str]) -> Path:
         (
             "elf-card",
             "Race. Play on your hero on your turn, outside a fight: you are an Elf (+1 to run away, "
-            "1 extra Move each turn). Replaces your current race unless you can keep two.",
+            "1 extra Move each turn). Replaces your current race; with two races allowed it joins the one you "
+            "have, and a third replaces both.",
         ),
         (
             "gym-membership",

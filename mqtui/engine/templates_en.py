@@ -144,9 +144,9 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     ),
     # -- DxM cards -----------------------------------------------------------------------------------
     "dxm.race": "Race. Play on your hero on your turn, outside a fight: you are {a} {name}{powers}. "
-    "Replaces your current race unless you can keep two.",
+    "Replaces your current race; with two races allowed it joins the one you have, and a third replaces both.",
     "dxm.class": "Class. Play on your hero on your turn, outside a fight: you are {a} {name}{powers}. "
-    "Replaces your current class unless you can keep two.",
+    "Replaces your current class; with two classes allowed it joins the one you have, and a third replaces both.",
     "dxm.powers": " ({powers})",
     "dxm.half_breed": "Play on your hero: you may have two race cards at once and use the powers of both.",
     "dxm.super_munchkin": "Play on your hero: you may have two class cards at once and use the powers of both.",
