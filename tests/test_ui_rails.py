@@ -399,3 +399,29 @@ async def test_a_recap_line_opens_the_replay_at_that_moment() -> None:
 
         at = replay.at
         assert start < at < t.last and tally(at - 1) == tally(start) != tally(at)
+
+
+async def test_walking_into_the_boss_fight_shows_its_odds_and_is_asked_about() -> None:
+    """A Level 10 hero's move into the Entrance starts the boss fight (a Level 20 boss, whatever its
+    card): the move line showed no odds and nothing was asked, even at 0%."""
+    store = store_for()
+    empty_hands(store)
+    add_room(store, "poster-corridor", 1, 0)
+    ann = hero(store, 0)
+    ann.x, ann.y, ann.level = 1, 0, 10
+    store.engine.forget()
+    west = Action(0, "move", 3)
+    snap = snap_of(store)
+    assert west in snap.legal
+    assert action_label(west, snap, store.cards).endswith("· the boss fight (Level 20), 0% to win")
+    ahead = action_ahead(store.cards, snap.view, 0, west)
+    assert ahead is not None and ahead.boss and ahead.p == p_win(10 - 20)
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("shift+left")
+        box = await dialog(pilot, app)
+        assert "the boss fight" in box.question and "0% to win" in box.question
+        await pilot.press("enter")
+        await until(pilot, lambda: store.state.combat is not None, "the boss fight")
+        assert store.state.combat.boss and (ann.x, ann.y) == (0, 0)

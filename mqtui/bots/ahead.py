@@ -16,7 +16,7 @@ from mqtui.bots.eval import hero_strength, monster_dice, monster_strength, p_win
 from mqtui.engine.actions import Action
 from mqtui.engine.board import room_at
 from mqtui.engine.cards import DXM, CardTable
-from mqtui.engine.combat import ignores
+from mqtui.engine.combat import BOSS_LEVEL, ignores
 from mqtui.engine.defs import MonsterDef
 from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import ACT, DX, DY, Hero, Monster, State
@@ -29,10 +29,11 @@ class Ahead:
     foes: tuple[MonsterDef, ...]  # those that would fight the hero
     ignoring: tuple[MonsterDef, ...]  # those that ignore the hero (a fight only if challenged)
     p: float  # the chance of beating ``foes`` as the fight would start (1.0: no fight)
+    boss: bool = False  # the boss fight (a Level 10 hero at the Entrance): its card is still face down
 
     @property
     def fight(self) -> bool:
-        return bool(self.foes)
+        return bool(self.foes) or self.boss
 
 
 def fight_odds(t: CardTable, s: State, hero: Hero, foes: list[MonsterDef], x: int, y: int) -> float:
@@ -57,6 +58,14 @@ def room_ahead(t: CardTable, s: State, hero: Hero, x: int, y: int, only: int = -
     return Ahead(tuple(foes), ignoring, p)
 
 
+def boss_ahead(t: CardTable, s: State, hero: Hero) -> Ahead:
+    """The boss fight a Level 10 hero walks into at the Entrance: whatever its card, a Level 20 boss
+    (the card's kinds are unknown until it is flipped: no bonus against a kind is counted)."""
+    rules = room_rules_at(t, s, 0, 0)
+    margin = hero_strength(t, hero, (), rules) - BOSS_LEVEL
+    return Ahead((), (), p_win(margin, monster_dice(rules), wins_ties(t, [hero])), boss=True)
+
+
 def level_gain(t: CardTable, hero: Hero, action: Action) -> int:
     """The Levels an action in the action phase gives the hero (0: none)."""
     if action.kind == "buylevel":
@@ -78,10 +87,11 @@ def action_ahead(t: CardTable, s: State, seat: int, action: Action) -> Ahead | N
         return None
     hero = s.heroes[seat]
     k = action.kind
-    if k == "move":
-        return room_ahead(t, s, hero, hero.x + DX[action.a], hero.y + DY[action.a])
-    if k == "teleport":
-        return room_ahead(t, s, hero, action.b, action.c)
+    if k in ("move", "teleport"):
+        x, y = (hero.x + DX[action.a], hero.y + DY[action.a]) if k == "move" else (action.b, action.c)
+        if (x, y) == (0, 0) and hero.level >= MAX_LEVEL:
+            return boss_ahead(t, s, hero)
+        return room_ahead(t, s, hero, x, y)
     if k == "challenge":
         return room_ahead(t, s, hero, hero.x, hero.y, only=action.a)
     gain = level_gain(t, hero, action)
@@ -91,4 +101,4 @@ def action_ahead(t: CardTable, s: State, seat: int, action: Action) -> Ahead | N
     return None
 
 
-__all__ = ["Ahead", "action_ahead", "fight_odds", "level_gain", "room_ahead"]
+__all__ = ["Ahead", "action_ahead", "boss_ahead", "fight_odds", "level_gain", "room_ahead"]

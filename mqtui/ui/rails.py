@@ -40,6 +40,8 @@ def ahead_note(ahead: Ahead, short: bool = False) -> str:
     """What waits in a room, for a move line: "Level 12 Grue, 8% to win; Level 20 Wight ignores you";
     ``short`` (a narrow pane, where a line has some 30 columns): "⚔8% vs L12", the fight's odds and
     Levels only (the map and the room line name the monsters), else "L20 ignores you"."""
+    if ahead.boss:
+        return f"⚔{ahead.p:.0%} vs the boss" if short else f"the boss fight (Level 20), {ahead.p:.0%} to win"
     if short:
         if ahead.foes:
             return f"⚔{ahead.p:.0%} vs " + "+".join(f"L{d.level}" for d in ahead.foes)
@@ -122,6 +124,11 @@ def risk(snap: Snapshot, cards: CardTable, action: Action) -> str:
             return f"Play {name} for the monsters? It makes your own fight harder."
         return f"Play {name} for {view.heroes[c.active].name}? It helps them win their fight."
     ahead = action_ahead(cards, view, action.seat, action)
+    if ahead is not None and ahead.boss and ahead.p < RISKY_ODDS:
+        return (
+            f"This starts the boss fight (a Level 20 boss, whatever its card): you have {ahead.p:.0%} to win "
+            "(before any card or help). Losing costs a Life and a Level."
+        )
     if ahead is not None and ahead.fight and ahead.p < RISKY_ODDS:
         return (
             f"This starts a fight with {_foes(ahead.foes)}: you have {ahead.p:.0%} to win "
