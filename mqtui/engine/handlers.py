@@ -40,6 +40,7 @@ from mqtui.engine.heroes import (
     heal,
     power_total,
     remove_card,
+    sale_price,
     set_level,
 )
 from mqtui.engine.legal import LEVEL_PRICE, move_cost
@@ -116,7 +117,7 @@ def do_deal(t: CardTable, s: State, a: Action, ev: list[Event]) -> None:
             draw_to_hand(t, s, ev, hero, TREASURE if gives == "treasure" else DXM, deal.amount)
     elif k == "sell":
         item = t.treasure[a.a]
-        value = item.gold * deal.amount // 100 * (100 + power_total(t, hero, "sell_bonus")) // 100
+        value = sale_price(t, hero, a.a, deal.amount)
         remove_card(hero, a.a)
         discard_card(t, s, a.a)
         hero.gold += value

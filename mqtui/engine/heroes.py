@@ -66,6 +66,12 @@ def power_total(t: CardTable, hero: Hero, kind: str) -> int:
     return traits(t, hero).totals.get(kind, 0)
 
 
+def sale_price(t: CardTable, hero: Hero, uid: int, percent: int) -> int:
+    """The gold a room that pays ``percent`` of an item's value gives ``hero`` for item ``uid`` (with
+    the hero's "sell for more" powers): the engine pays it, the actions pane says it."""
+    return t.treasure[uid].gold * percent // 100 * (100 + power_total(t, hero, "sell_bonus")) // 100
+
+
 def has_power(t: CardTable, hero: Hero, kind: str) -> bool:
     return kind in traits(t, hero).totals
 

@@ -15,8 +15,8 @@ from rich.text import Text
 from mqtui.engine.actions import Action, EventKind, terms_words
 from mqtui.engine.cards import DXM, MONSTER, TREASURE, CardTable
 from mqtui.engine.defs import RoomDef
-from mqtui.engine.heroes import HAND_LIMIT, power_total
-from mqtui.engine.legal import move_cost
+from mqtui.engine.heroes import HAND_LIMIT, sale_price
+from mqtui.engine.legal import LEVEL_PRICE, move_cost
 from mqtui.engine.rules_text import words
 from mqtui.engine.state import (
     ACT,
@@ -233,7 +233,7 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
         "end": "End your action phase",
         "pass": "Pass (play nothing more)",
         "search": "Search the room (1 Move)",
-        "buylevel": "Buy a level for 1000 gold",
+        "buylevel": f"Buy a level for {LEVEL_PRICE} gold",
     }
     if k in simple:
         return simple[k]
@@ -249,9 +249,8 @@ def action_label(action: Action, snap: Snapshot, cards: CardTable, short: bool =
         deal = found[1].deal if found else None
         if a >= 0 and deal is not None:
             if deal.kind == "sell":
-                bonus = power_total(cards, hero, "sell_bonus")  # (as the engine pays it)
-                value = cards.treasure[a].gold * deal.amount // 100 * (100 + bonus) // 100
-                full = " (its full value)" if deal.amount == 100 and not bonus else ""
+                value = sale_price(cards, hero, a, deal.amount)
+                full = " (its full value)" if value == cards.treasure[a].gold else ""
                 return f"Sell {name(a)} for {value} gold{full} (1 Move)"
             return f"Swap {name(a)} for a DxM card (1 Move)"
         terms = words(cards.content).deal_terms(deal) if deal is not None else "the Deal"

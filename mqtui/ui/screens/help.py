@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 
+from mqtui.engine.legal import LEVEL_PRICE
 from mqtui.ui.keymap import keys_in_force
 from mqtui.ui.screens.room import RoomScreen
 from mqtui.ui.widgets.map_canvas import LEGEND
@@ -36,7 +37,7 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("v", "ask another hero to help in the fight"),
             ("y / n", "accept / decline an invitation to help"),
             ("w", "advisor: what the computer would do here, and why"),
-            ("+", "buy a level for 1000 gold"),
+            ("+", f"buy a level for {LEVEL_PRICE} gold"),
             ("Ctrl+Z / Ctrl+Y", "undo / redo (when the game allows it)"),
             ("Ctrl+S", "save the game"),
         ),
