@@ -71,7 +71,7 @@ def write_pack(folder: Path, files: dict[str, str]) -> Path:
             "One-shot, thrown: +2 to either side of a fight in this room or an adjacent one. "
             "+3 more against Undead. Then discard it.",
         ),
-        ("single-use-skates", "One-shot, on your turn: +1 Move this turn. Then discard it."),
+        ("single-use-skates", "One-shot, on your turn outside a fight: +1 Move this turn. Then discard it."),
         (
             "curse-laundry-day",
             "Curse! Play on another hero on your turn. That hero must lose their armor and lose their footgear.",
@@ -411,3 +411,23 @@ def test_a_save_whose_content_carries_the_old_texts_loads_continues_and_replays(
         assert main(["replay", str(file), "--verify", "-q"]) == 0
         assert main(["check", "--verify", str(file)]) == 0
     capsys.readouterr()
+
+
+def test_cards_whose_text_says_outside_a_fight_are_never_played_in_one(content: Content) -> None:
+    """The text of healing and Moves one-shots, Moves cards and the wall-to-door card says "on your
+    turn, outside a fight": in a fight, hurt, none of them is a legal play for anyone."""
+    from engine_helpers import engine, uid
+
+    cards = ["band-aid-of-paris", "single-use-skates", "second-wind", "unpermitted-renovation"]
+    s, _ = position(
+        heroes=[{"at": [1, 0], "life": 2, "hand": cards}, {"life": 2, "hand": ["chicken-soup"]}],
+        rooms=[{"id": "pawn-shop", "at": [1, 0]}],
+        monsters=[{"card": "skeleton-intern", "at": [1, 0], "colour": "blue"}],
+    )
+    assert s.combat is not None
+    e = engine()
+    for card in [*cards, "chicken-soup"]:
+        assert "outside a fight" in words(content).text(by_id(content, card)), card
+    held = {uid(c) for c in [*cards, "chicken-soup"]}
+    for seat in (0, 1):
+        assert not [a for a in e.legal(s, seat) if a.a in held and a.kind not in ("discard", "use")], seat

@@ -132,10 +132,10 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "item.forbid": "Not usable by {who}.",
     "oneshot.bonus": "One-shot: {n:+d} to either side of a fight in this room.",
     "oneshot.bonus.thrown": "One-shot, thrown: {n:+d} to either side of a fight in this room or an adjacent one.",
-    "oneshot.heal": "One-shot: gain {n} Life (not above your maximum).",
+    "oneshot.heal": "One-shot, on your turn outside a fight, when hurt: gain {n} Life (not above your maximum).",
     "oneshot.moves": (
-        "One-shot, on your turn: +1 Move this turn.",
-        "One-shot, on your turn: +{n} Moves this turn.",
+        "One-shot, on your turn outside a fight: +1 Move this turn.",
+        "One-shot, on your turn outside a fight: +{n} Moves this turn.",
     ),
     "oneshot.discard": "Then discard it.",
     "level": (
@@ -159,7 +159,7 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
         "If it is defeated, the winners draw {n} extra Treasure cards.",
     ),
     "dxm.wandering": "Play during a fight, before the dice are rolled (never in the boss fight): the top Monster card joins the fight on the monsters' side (one that ignores the fighting hero's Level stays in the room, out of the fight).",
-    "dxm.dungeon.wall_to_door": "Play on your turn: turn one wall of your room into an ordinary door.",
+    "dxm.dungeon.wall_to_door": "Play on your turn, outside a fight: turn one wall of your room into an ordinary door.",
     "dxm.dungeon.move_monster": "Play on your turn, outside a fight: move one monster in your room or a room "
     "next to it one room on, through a passage or an ordinary door (never into the Entrance).",
     "dxm.dungeon.teleport": "Play on your turn, outside a fight: move your hero to any placed room. "
@@ -167,7 +167,10 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "dxm.dice.reroll": "Play right after the dice of a fight are rolled: one side's dice are rolled again; "
     "the new roll counts.",
     "dxm.dice.plus": "Play right after the dice of a fight are rolled: {n:+d} to one side's dice.",
-    "dxm.moves": ("Play on your turn: +1 Move this turn.", "Play on your turn: +{n} Moves this turn."),
+    "dxm.moves": (
+        "Play on your turn, outside a fight: +1 Move this turn.",
+        "Play on your turn, outside a fight: +{n} Moves this turn.",
+    ),
     # -- the tables ----------------------------------------------------------------------------------
     "search.row": "Search roll {roll}: {result}.",
     "search.roll": "{low} to {high}",
