@@ -328,7 +328,8 @@ class Words:
             return self._t("dxm.curse", "kind", must=self.curse(d))
         if k == "enhancer":
             extra = self._t("dxm.enhancer.treasures", "treasures", n=d.treasures) if d.treasures else ""
-            return self._sentences([self._t("dxm.enhancer", "amount", n=d.amount), extra])
+            floor = self._t("dxm.enhancer.floor", "amount") if d.amount < 0 else ""  # (combat._level_terms)
+            return self._sentences([self._t("dxm.enhancer", "amount", n=d.amount), floor, extra])
         if k in ("dungeon", "dice"):
             return self._t(f"dxm.{k}.{d.action}", "action", n=d.amount)
         if k == "level":

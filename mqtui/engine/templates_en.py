@@ -154,6 +154,7 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "curse": "{hero} must {effects}.",
     "curse.that_hero": "That hero",
     "dxm.enhancer": "Play on a monster in a fight, before the dice are rolled: {n:+d} to that monster's strength.",
+    "dxm.enhancer.floor": "Its Level with enhancers never counts below 1.",
     "dxm.enhancer.treasures": (
         "If it is defeated, the winners draw 1 extra Treasure card.",
         "If it is defeated, the winners draw {n} extra Treasure cards.",
