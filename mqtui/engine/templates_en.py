@@ -20,8 +20,8 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "bad_stuff.lose_slot.big": "lose your Big item",
     "bad_stuff.lose_item": ("lose 1 item you carry (your choice)", "lose {n} items you carry (your choice)"),
     "bad_stuff.lose_gold": "lose {n} gold",
-    "bad_stuff.lose_race": "lose your race (back to Human)",
-    "bad_stuff.lose_class": "lose your class",
+    "bad_stuff.lose_race": "lose your race (back to Human), and any card that lets you keep two",
+    "bad_stuff.lose_class": "lose your class, and any card that lets you keep two",
     "bad_stuff.lose_moves": ("lose 1 Move on your next turn", "lose {n} Moves on your next turn"),
     "bad_stuff.discard_cards": (
         "discard 1 card from your hand at random",
@@ -38,8 +38,8 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "curse.lose_slot.big": "lose their Big item",
     "curse.lose_item": ("lose 1 item they carry (their choice)", "lose {n} items they carry (their choice)"),
     "curse.lose_gold": "lose {n} gold",
-    "curse.lose_race": "lose their race (back to Human)",
-    "curse.lose_class": "lose their class",
+    "curse.lose_race": "lose their race (back to Human), and any card that lets them keep two",
+    "curse.lose_class": "lose their class, and any card that lets them keep two",
     "curse.lose_moves": ("lose 1 Move on their next turn", "lose {n} Moves on their next turn"),
     "curse.discard_cards": (
         "discard 1 card from their hand at random",
