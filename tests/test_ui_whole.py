@@ -394,6 +394,8 @@ async def test_the_tutorial_is_whole_in_a_fight(size: tuple[int, int], lesson: i
         assert isinstance(store, LocalStore)
         if lesson == 4:
             await pilot.press("shift+left")
+            await on_top(pilot, "ConfirmAction")  # (a fight this hopeless before any card is asked about)
+            await pilot.press("enter")
             await until(pilot, lambda: store.state.combat is not None, "the boss fight")
             await settle(pilot, app)
         assert store.state.combat is not None

@@ -154,12 +154,12 @@ TEMPLATES: dict[str, str | tuple[str, str]] = {
     "curse": "{hero} must {effects}.",
     "curse.that_hero": "That hero",
     "dxm.enhancer": "Play on a monster in a fight, before the dice are rolled: {n:+d} to that monster's strength.",
-    "dxm.enhancer.floor": "Its Level with enhancers never counts below 1.",
+    "dxm.enhancer.floor": "Never below Level 1.",
     "dxm.enhancer.treasures": (
         "If it is defeated, the winners draw 1 extra Treasure card.",
         "If it is defeated, the winners draw {n} extra Treasure cards.",
     ),
-    "dxm.wandering": "Play during a fight, before the dice are rolled (never in the boss fight): the top Monster card joins the fight on the monsters' side (one that ignores the fighting hero's Level stays in the room, out of the fight).",
+    "dxm.wandering": "Play during a fight, before the dice are rolled (never in the boss fight): the top Monster card joins the monsters, unless it ignores the hero's Level.",
     "dxm.dungeon.wall_to_door": "Play on your turn, outside a fight: turn one wall of your room into an ordinary door.",
     "dxm.dungeon.move_monster": "Play on your turn, outside a fight: move one monster in your room or a room "
     "next to it one room on, through a passage or an ordinary door (never into the Entrance).",

@@ -43,7 +43,6 @@ def hero_text(
     fight of ``view``'s that the hero fights, the strength is the hero's part of the heroes' sum there
     (the cards played into the fight are the fight pane's)."""
     level, items, powers, room = strength(cards, hero, view)
-    fighting = view is not None and view.combat is not None and hero in fighters(view, view.combat)
     t = Text()
     t.append(hero.name, "bold")
     t.append(f" [{hero.colour}]", "dim")
@@ -57,7 +56,7 @@ def hero_text(
     parts += [f"items {items:+d}"] if items else []
     parts += [f"powers {powers:+d}"] if powers else []
     parts += [f"room {room:+d}"] if room else []
-    t.append("\nFight strength " if fighting else "\nStrength ", "bold")
+    t.append("\nStrength ", "bold")
     t.append(f"{total}", "bold")
     t.append(f" ({', '.join(parts)})")
 
