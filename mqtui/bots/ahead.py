@@ -16,7 +16,7 @@ from mqtui.bots.eval import hero_strength, monster_dice, monster_strength, p_win
 from mqtui.engine.actions import Action
 from mqtui.engine.board import room_at
 from mqtui.engine.cards import DXM, CardTable
-from mqtui.engine.combat import BOSS_LEVEL, ignores
+from mqtui.engine.combat import BOSS_LEVEL, ignores, meets_the_boss
 from mqtui.engine.defs import MonsterDef
 from mqtui.engine.heroes import MAX_LEVEL
 from mqtui.engine.state import ACT, DX, DY, Hero, Monster, State
@@ -89,7 +89,7 @@ def action_ahead(t: CardTable, s: State, seat: int, action: Action) -> Ahead | N
     k = action.kind
     if k in ("move", "teleport"):
         x, y = (hero.x + DX[action.a], hero.y + DY[action.a]) if k == "move" else (action.b, action.c)
-        if (x, y) == (0, 0) and hero.level >= MAX_LEVEL:
+        if meets_the_boss(hero, x, y):
             return boss_ahead(t, s, hero)
         return room_ahead(t, s, hero, x, y)
     if k == "challenge":

@@ -10,6 +10,7 @@ from mqtui.engine.board import discard, draw_to_hand, monsters_at, neighbours, r
 from mqtui.engine.cards import DXM, TREASURE, CardTable
 from mqtui.engine.defs import RoomRule
 from mqtui.engine.heroes import (
+    MAX_LEVEL,
     apply_effects,
     d10_power,
     describe,
@@ -57,6 +58,11 @@ def fight_monsters(s: State, c: Combat) -> list[Monster]:
 def room_rules(t: CardTable, s: State, c: Combat) -> tuple[RoomRule, ...]:
     room = s.rooms[s.grid[cell_key(c.x, c.y)]]
     return room_def(t, room).rules
+
+
+def meets_the_boss(hero: Hero, x: int, y: int) -> bool:
+    """Whether ``hero``, in its action phase at (x, y), starts the boss fight: Level 10 at the Entrance."""
+    return hero.level >= MAX_LEVEL and (x, y) == (0, 0)
 
 
 def ignores(t: CardTable, m: Monster, hero: Hero) -> bool:

@@ -24,6 +24,7 @@ from mqtui.engine.combat import (
     fight_monsters,
     flee_options,
     hostile_monsters,
+    meets_the_boss,
     settle_bad_stuff,
     start_combat,
 )
@@ -321,7 +322,7 @@ def _settle_act(t: CardTable, s: State, f: Frame, hero: Hero, ev: list[Event]) -
         s.frames.pop()
         return True
     if s.combat is None:
-        if hero.level >= MAX_LEVEL and (hero.x, hero.y) == (0, 0):
+        if meets_the_boss(hero, hero.x, hero.y):
             boss = draw(t, s, MONSTER)
             if boss is not None:
                 ev.append(Event("boss", f"{hero.name} is Level 10 at the Entrance: the boss fight begins!"))
