@@ -123,6 +123,11 @@ async def _client() -> None:
             reply(msg["rid"], t=t)
         elif op == "quiet":
             await quiet(msg)
+        elif op == "chunks":  # (times and sizes of what each session got since ``since``: timelines)
+            reply(
+                msg["rid"],
+                chunks=[[c for c in sessions[i].chunks if c[0] >= msg["since"]] for i in msg["ids"]],
+            )
         elif op == "bytes":
             reply(msg["rid"], total=sum(n for i in msg["ids"] for _, n in sessions[i].chunks))
         elif op == "close":

@@ -61,7 +61,8 @@ def cpu_s(pid: int) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+    # utime, stime, and those of its children it has waited for (the advisor's look-ahead, done apart)
+    return sum(int(f) for f in fields[11:15]) / TICK
 
 
 def cpu_ticks() -> tuple[int, int]:
