@@ -511,3 +511,50 @@ def test_the_table_never_names_a_secret_card_it_plays_for_someone(engine: Engine
     public, private = played_words(names, Action(1, "charity", uid))
     assert names[uid] not in public and names[uid] in private
     assert played_words(names, Action(1, "move", 2)) == ("move S", "move S")
+
+
+async def test_players_with_nothing_to_play_pass_at_once_and_the_table_hears_one_state(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """In Ann's fight Bob and Cy hold no card: when Ann passes, the host passes for them in the same
+    step (as their apps would), so nobody's app is handed their windows one by one."""
+    from ui_helpers import add_monster, add_room, empty_hands, store_for
+
+    from mqtui.engine.game import copy_state
+    from mqtui.engine.state import DX, DY
+
+    store = store_for((("Ann", "human"), ("Bob", "human"), ("Cy", "human")), seed=5)
+    empty_hands(store)
+    add_room(store, "hall-of-mirrors", 0, -1)
+    add_monster(store, "goblin-middle-manager", 0, -1, "red")
+    north = next(d for d in range(4) if (DX[d], DY[d]) == (0, -1))
+    store.apply(Action(0, "move", north))
+    s = store.state
+    assert s.combat is not None and engine.deciding(s) == 0  # Ann's window in her own fight
+    game = persist.ServedGame(
+        game="fight", content=engine.content.version, seats=parse_new_spec("Ann,Bob,Cy"), state=s,
+        log=list(store.log), start=copy_state(s),  # (the game begins here, as arranged)
+    )  # fmt: skip
+    cfg = TableConfig(bot_delay=0.0, timeout=0.0, abandon=0.0, others_after=0.0)
+    a = Authority(engine, game, tmp_path / "game.mqsave", cfg)
+    await a.start()
+    path = str(tmp_path / "s")
+    await a.serve_unix(path)
+    t = Table(a, path)
+    try:
+        ann, bob, cy = [await t.join(engine, str(seat)) for seat in range(3)]
+        seen: list[tuple[int, int]] = []  # (seat, seat deciding) of every snapshot Bob's and Cy's apps get
+        for other in (bob, cy):
+            other.subscribe(lambda snap, me=other.seat: seen.append((me, snap.deciding)))
+        before = len(a.actions)
+        await ann.send(Action(0, "pass"))
+        await _until(
+            lambda: len(a.actions) >= before + 3 and bob.snapshot().n == cy.snapshot().n == a.state.n
+        )
+        assert [(x.seat, x.kind) for x in a.actions[before:]][:3] == [(0, "pass"), (1, "pass"), (2, "pass")]
+        assert (1, 1) not in seen and (2, 2) not in seen  # neither was handed a window of their own
+        await ann.close()
+        await bob.close()
+        await cy.close()
+    finally:
+        await a.close()

@@ -5,7 +5,7 @@ The UI, the bots, the tests, the simulator and the engine's own ``apply`` all as
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mqtui.engine.actions import Action
 from mqtui.engine.board import (
@@ -55,6 +55,19 @@ def deciding(s: State) -> int:
     if s.stage == STAGE_OVER or not s.frames:
         return -1
     return s.frames[-1].seat
+
+
+def nothing_to_play(s: State, seat: int, legal: Sequence[Action]) -> bool:
+    """``seat`` decides in a fight window of another player's turn and may only pass (``legal``: its
+    legal actions): its player is not called to the keyboard for it, the pass goes by itself (the app
+    at a shared screen sends it; a host passes for its players at once)."""
+    return (
+        bool(legal)
+        and deciding(s) == seat
+        and s.active != seat
+        and s.frames[-1].kind == FrameKind.WINDOW
+        and all(a.kind == "pass" for a in legal)
+    )
 
 
 def legal_actions(t: CardTable, s: State, seat: int) -> list[Action]:

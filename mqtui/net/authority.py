@@ -31,6 +31,7 @@ from typing import Any
 from mqtui.bots import Bot, seat_bot
 from mqtui.engine.actions import Action, Event, EventKind, IllegalAction
 from mqtui.engine.game import Engine
+from mqtui.engine.legal import nothing_to_play
 from mqtui.engine.state import STAGE_OVER
 from mqtui.hosting import Host, Hosted, seat_view
 from mqtui.net import persist
@@ -117,6 +118,8 @@ class Authority(Seating, Hosted):
     # -- running --------------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        if not self.paused and not self.closing and self.pass_for_the_idle():
+            self._changed()  # (a game loaded in such a window)
         loop = asyncio.get_running_loop()
         self._driver = loop.create_task(self._drive())
         self._save_soon()
@@ -441,8 +444,31 @@ class Authority(Seating, Hosted):
             log.error("engine failure on %s:\n%s", action, traceback.format_exc())
             self.game.state = self.state  # the host put back the state before the action
             return False, "the engine failed on that action; the game is unchanged (please report it)"
+        self.pass_for_the_idle()
         self._changed()
         return True, ""
+
+    def pass_for_the_idle(self) -> int:
+        """Players who may only pass in another player's fight window pass at once (how many did), as
+        their apps would (``nothing_to_play``): the table then hears of one state, not of each pass,
+        and no pass waits for a round trip to a player's app."""
+        passed = 0
+        while passed < len(self.slots) * 4:  # (a window goes round the table, twice a fight)
+            s = self.state
+            who = self.engine.deciding(s)
+            if who < 0 or not self.slots[who].human:
+                break
+            legal = self.engine.legal(s, who)
+            if not nothing_to_play(s, who, legal):
+                break
+            try:
+                self.host.apply(legal[0], s.n)
+            except Exception:  # (the action before it stands; the player's app can still pass)
+                log.error("passing for %s failed:\n%s", self.slots[who].name, traceback.format_exc())
+                self.game.state = self.state
+                break
+            passed += 1
+        return passed
 
     def _changed(self) -> None:
         self._decision_since = time.monotonic()

@@ -9,6 +9,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from mqtui.engine.heroes import MAX_LEVEL
+from mqtui.engine.legal import nothing_to_play as engine_nothing_to_play
 from mqtui.engine.state import WINDOW
 from mqtui.store import Snapshot
 
@@ -29,8 +30,9 @@ def in_window(snap: Snapshot) -> bool:
 
 
 def nothing_to_play(snap: Snapshot) -> bool:
-    """Passing is all the viewer can do in another player's fight."""
-    return in_window(snap) and all(a.kind == "pass" for a in snap.legal)
+    """Passing is all the viewer can do in another player's fight (the engine's rule: a host passes
+    for its players at once, so a served app seldom sees one)."""
+    return snap.deciding == snap.seat and engine_nothing_to_play(snap.view, snap.seat, snap.legal)
 
 
 def could_stop_a_win(snap: Snapshot) -> bool:
