@@ -4,8 +4,9 @@ The advisor's look-ahead takes up to a few hundred milliseconds of CPU for a lin
 after the decision is on screen. Done in the app's own process it holds the app's event loop (keys wait
 for it), and at a host every session's app draws on the same cores, so one seat's look-ahead delays
 every other seat's screen. :func:`run_apart` forks the app (the child shares its memory, copy on write,
-so nothing needs to be sent to it), lowers the child to ``nice 19`` (it gets the CPU only when nobody
-drawing a screen wants it), moves it out of the terminal's process group (a resize or Ctrl+C is not for
+so nothing needs to be sent to it), lowers the child to ``nice 19`` and, on Linux, the ``SCHED_IDLE``
+policy (it gets the CPU only when nobody drawing a screen wants it: many children at nice 19 alone
+would still weigh as much as a session's app), moves it out of the terminal's process group (a resize or Ctrl+C is not for
 it), and awaits its answer, a JSON value, on a pipe without blocking the loop. A job that is no longer
 wanted is cancelled: its child is killed and reaped. Where there is no ``fork`` (or it fails: a
 process limit), the work runs in a thread instead, one at a time.
@@ -125,6 +126,9 @@ def _child(job: Callable[[], Any], read_end: int, write_end: int) -> None:
             os.setpgid(0, 0)
         with contextlib.suppress(OSError):
             os.nice(LOWEST)  # (clamped at the most there is)
+        if hasattr(os, "SCHED_IDLE"):  # (Linux: below even nice 19, which still weighs a fifth of nice 5)
+            with contextlib.suppress(OSError):
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         data = json.dumps(job()).encode()
         view = memoryview(data)
         while view:

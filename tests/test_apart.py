@@ -17,13 +17,20 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="a system with f
 
 
 def where() -> list[int]:
-    return [os.getpid(), os.nice(0), os.getpgid(0)]
+    return [
+        os.getpid(),
+        os.nice(0),
+        os.getpgid(0),
+        os.sched_getscheduler(0) if hasattr(os, "SCHED_IDLE") else -1,
+    ]
 
 
 def test_the_job_runs_in_a_child_at_the_lowest_priority_in_a_process_group_of_its_own() -> None:
-    pid, nice, group = asyncio.run(apart.run_apart(where, timeout=30))
+    pid, nice, group, policy = asyncio.run(apart.run_apart(where, timeout=30))
     assert pid != os.getpid()
     assert nice == apart.LOWEST
+    if hasattr(os, "SCHED_IDLE"):
+        assert policy == os.SCHED_IDLE
     assert group == pid != os.getpgid(0)  # (a resize or Ctrl+C at the terminal is not sent to it)
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # (reaped)
@@ -99,7 +106,7 @@ def test_a_cancelled_job_is_killed_and_reaped(tmp_path: Path) -> None:
 
 def test_without_fork_a_thread_does_the_job(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(apart, "_threads_only", True)
-    pid, nice, _ = asyncio.run(apart.run_apart(where, timeout=30))
+    pid, nice, *_ = asyncio.run(apart.run_apart(where, timeout=30))
     assert (pid, nice) == (os.getpid(), os.nice(0))
 
 
@@ -108,5 +115,5 @@ def test_when_fork_fails_a_thread_does_the_job(monkeypatch: pytest.MonkeyPatch) 
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(os, "fork", no_fork)
-    pid, _, _ = asyncio.run(apart.run_apart(where, timeout=30))
+    pid, *_ = asyncio.run(apart.run_apart(where, timeout=30))
     assert pid == os.getpid()
