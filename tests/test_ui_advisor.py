@@ -3,10 +3,6 @@ screen) and the first game on easy (the title screen says so; the New Game scree
 
 from __future__ import annotations
 
-import os
-import time
-from pathlib import Path
-
 import pytest
 from screen_text import notes
 from textual.widgets import Select, Static
@@ -27,7 +23,6 @@ from ui_helpers import (
     until,
 )
 
-from mqtui import apart
 from mqtui.bots import advice
 from mqtui.bots.advice import Advice
 from mqtui.engine.actions import Action
@@ -78,7 +73,7 @@ async def test_the_fight_pane_shows_the_advice_and_the_tally_counts_what_the_pla
     app.game_store = store
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await past_hand_off(pilot, app)  # (a hot-seat game: the hand-off comes first)
-        await act(pilot, app, "shift+up")  # into the fight (act settles: the line is worked out)
+        await act(pilot, app, "shift+up")  # into the fight
         assert isinstance(app.screen, GameScreen)
         line = advisor_line(app)
         assert "% to win now" in line and "escape on" in line
@@ -103,15 +98,15 @@ async def test_the_fight_panes_line_is_worked_out_once_for_the_decision_on_show(
     import mqtui.ui.screens.game as game_screen
 
     asked: list[tuple[int, int]] = []  # (the state advised on, the state on screen then)
-    real = game_screen.advice_apart
+    real = game_screen.advice_for
 
-    async def counted(snap: Snapshot, cards: CardTable) -> Advice | None:
+    def counted(snap: Snapshot, cards: CardTable) -> Advice | None:
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.snapshot is not None
         asked.append((snap.n, screen.snapshot.n))
-        return await real(snap, cards)
+        return real(snap, cards)
 
-    monkeypatch.setattr(game_screen, "advice_apart", counted)
+    monkeypatch.setattr(game_screen, "advice_for", counted)
     store = fight_game()
     app = make_app(store)
     app.game_store = store
@@ -134,47 +129,6 @@ async def test_the_fight_panes_line_is_worked_out_once_for_the_decision_on_show(
         # current decision's (or none)
         assert all(advised == shown for advised, shown in asked)
         assert advisor_line(app) != line or asked[-1][0] == screen.snapshot.n
-
-
-async def test_the_look_ahead_runs_apart_and_the_app_answers_keys_meanwhile(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """The look-ahead runs in a child process at the lowest priority: the fight is on screen and keys
-    work while it thinks (here it waits for a file the test writes), and its line comes when it is done."""
-    import mqtui.ui.advisor as advisor
-
-    go, where = tmp_path / "go", tmp_path / "where"
-    real = advisor.advice_for
-
-    def held(snap: Snapshot, cards: CardTable) -> Advice | None:
-        where.write_text(f"{os.getpid()} {os.nice(0)}")
-        while not go.exists():
-            time.sleep(0.01)
-        return real(snap, cards)
-
-    monkeypatch.setattr(advisor, "advice_for", held)
-    store = fight_game()
-    app = make_app(store)
-    app.game_store = store
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await past_hand_off(pilot, app)
-        await press(pilot, "shift+up", lambda: store.state.combat is not None, "into the fight")
-        await until(pilot, lambda: where.exists() and where.read_text(), "the look-ahead to start")
-        pid, nice = map(int, where.read_text().split())
-        assert pid != os.getpid() and nice == apart.LOWEST
-        screen = app.screen
-        assert isinstance(screen, GameScreen) and screen.advising
-        assert "Advisor" not in screen.query_one("#combat-main", CombatPane).plain_text()
-        await press(pilot, "question_mark", lambda: not isinstance(app.screen, GameScreen), "the help")
-        await press(pilot, "escape", lambda: app.screen is screen, "back to the game")
-        await press(pilot, "w", lambda: screen.advising)  # (w waits for the same look-ahead)
-        go.write_text("")
-        await until(pilot, lambda: advisor_line(app), "the advisor's line")
-        await until(pilot, lambda: advice_notes(app), "w's answer")
-        assert advice_notes(app)[-1] == advisor_line(app)
-        assert not screen.advising
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)  # (reaped)
 
 
 async def test_the_advisor_can_be_turned_off() -> None:

@@ -149,13 +149,6 @@ def shows_latest(app: MQApp) -> bool:
     return (shown is not None and shown.n == store.snapshot().n) or screen.holding_back
 
 
-def advising(app: MQApp) -> bool:
-    """The game screen's advisor is still working out the line for the decision on show (apart: in a
-    child process)."""
-    screen = _game_screen(app)
-    return screen is not None and screen.advising
-
-
 async def handled(app: App[object], timeout: float = 2 * SAFETY_NET) -> None:
     """Until the app and every node of its screen have handled what was posted to them so far (or the app
     has ended). ``Pilot.pause`` waits for the same, but at most 30 s (Textual's own ceiling, then
@@ -251,7 +244,6 @@ async def settle(pilot: Pilot[object], app: MQApp) -> None:
         if _game_screen(app) is None or app.game_store is None:
             return
     await until(pilot, lambda: shows_latest(app), "the screen to show the store's latest state")
-    await until(pilot, lambda: not advising(app), "the advisor's line (worked out apart)")
     await redraw(pilot)
 
 

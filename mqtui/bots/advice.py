@@ -2,7 +2,7 @@
 
 ``advise(engine, view, seat, legal)`` reads only the seat's view (as the bots do, on the seat's blind
 engine, :meth:`~mqtui.engine.game.Engine.blind`): the recommended action is the hard bot's choice
-there (its look-ahead on the big decisions, within ``ADVICE_MS`` of CPU time), and the line gives the numbers a
+there (its look-ahead on the big decisions, within ``ADVICE_MS``), and the line gives the numbers a
 newcomer needs for the decision in front of them: the chance of winning the fight as it stands and as
 the look-ahead sees it (with what the others may play), the helper or the card that would turn it, the
 odds of escaping if the fight is lost, whether an invitation is worth taking. When the look-ahead
@@ -13,7 +13,6 @@ cannot tell its two best choices apart, or ran out of time, the line ends by say
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,7 +39,7 @@ Label = Callable[[Action], str]
 
 
 MAX_CHARS = 140  # one short line (two in a narrow fight pane), with room for "(a close call)"
-ADVICE_MS = 300.0  # the look-ahead's limit in CPU time (so a loaded machine gets the same advice, later)
+ADVICE_MS = 300.0  # the look-ahead's time limit: a person does not notice the wait
 CLOSE = 0.05  # the two best choices are a close call when they differ by less (in levels) or the noise
 
 
@@ -61,9 +60,8 @@ def _fit(text: str, chars: int) -> str:
 
 
 def advisor_bot() -> HardBot:
-    """The computer player behind the advice: the hard bot, its look-ahead cut at ``ADVICE_MS`` of the
-    CPU time of the thread it runs in (the app works it out apart, at a low priority: mqtui.apart)."""
-    return HardBot(0, deadline_ms=ADVICE_MS, clock=time.thread_time)
+    """The computer player behind the advice: the hard bot, its look-ahead cut at ``ADVICE_MS``."""
+    return HardBot(0, deadline_ms=ADVICE_MS)
 
 
 def advise(

@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 import time
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from mqtui.bots import Choice
@@ -81,14 +80,12 @@ class HardBot:
         deadline_ms: float = 30_000.0,
         params: Params | None = None,
         kinds: tuple[str, ...] = (ACT, WINDOW, INVITE),
-        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.seed = seed
         self.kinds = kinds  # the decision frames it looks ahead on
         self.steps = steps  # rollout budget per decision, in steps (see STEP_COST)
         self.samples = samples  # most samples per decision
         self.deadline = deadline_ms / 1000
-        self.clock = clock  # what the deadline is measured on (the advisor's: this thread's CPU time)
         self.params = params or Params(interfere=0.3, dash=True)  # its own small decisions: a thrifty normal
         self.model = Params()  # what it expects of everyone else: the normal bot
         self.margin = 0.05  # least mean gain (level units) for overriding the normal choice
@@ -258,7 +255,7 @@ class HardBot:
     def search(
         self, engine: Engine, view: State, seat: int, candidates: list[Choice], base: Choice
     ) -> Choice:
-        started = self.clock()
+        started = time.perf_counter()
         t = engine.cards
         key = f"{self.seed}:{seat}:{view.n}:{view.actions}:{view.round}".encode()
         rnd = random.Random(zlib.crc32(key))
@@ -279,7 +276,7 @@ class HardBot:
                 scores[i].append(position_score(t, s, seat, self.hoard, self.shared))
                 wins[i] += s.heroes[fighter].kills > kills or fighter in s.winners
             n += 1
-            if self.clock() - started > self.deadline:
+            if time.perf_counter() - started > self.deadline:
                 cut = n < self.samples and spent < self.steps
                 break
         self.last_samples = n

@@ -2,9 +2,7 @@
 
 The advice comes from :func:`mqtui.bots.advice.advise` on the snapshot's view, which is the seat's own
 view (the same thing a computer player gets), on a blind engine of the seat's own, so it can never tell
-the player anything the seat cannot see. The app asks :func:`advice_apart`, which works it out in a
-low-priority child process (:mod:`mqtui.apart`): the app's loop and the host's other sessions never wait
-for the look-ahead. The tally (advice offered, advice followed) lives beside the store for the length of the game, so
+the player anything the seat cannot see. The tally (advice offered, advice followed) lives beside the store for the length of the game, so
 the game-over screen can read it with :func:`tally_for`.
 """
 
@@ -14,7 +12,6 @@ import contextlib
 import weakref
 from dataclasses import dataclass
 
-from mqtui.apart import run_apart
 from mqtui.bots.advice import Advice, advise
 from mqtui.engine.actions import Action
 from mqtui.engine.cards import CardTable
@@ -71,18 +68,10 @@ def _blind(cards: CardTable, seat: int) -> Engine:
     return engine
 
 
-APART_S = 10.0  # the most a look-ahead done apart may take on the clock (the machine may be busy)
-
-
-def has_choice(snap: Snapshot) -> bool:
-    """Whether the snapshot's seat has a real decision in front of it (something to advise on)."""
-    return len(snap.legal) >= 2 and snap.deciding == snap.seat and not snap.over
-
-
 def advice_for(snap: Snapshot, cards: CardTable) -> Advice | None:
     """The advice for the decision in front of the snapshot's seat; None when there is no real choice.
-    (The hard bot's look-ahead: up to ``ADVICE_MS`` of CPU time.)"""
-    if not has_choice(snap):
+    (The hard bot's look-ahead: up to ``ADVICE_MS``.)"""
+    if len(snap.legal) < 2 or snap.deciding != snap.seat or snap.over:
         return None
     return advise(
         _blind(cards, snap.seat),
@@ -93,23 +82,4 @@ def advice_for(snap: Snapshot, cards: CardTable) -> Advice | None:
     )
 
 
-async def advice_apart(snap: Snapshot, cards: CardTable) -> Advice | None:
-    """:func:`advice_for`, worked out in a low-priority child process (a thread where there is none).
-    Raises ``TimeoutError`` after ``APART_S``, :class:`mqtui.apart.ApartFailed` if the look-ahead failed."""
-    if not has_choice(snap):
-        return None
-
-    def job() -> list[object] | None:
-        advice = advice_for(snap, cards)
-        if advice is None or advice.action not in snap.legal:
-            return None
-        return [snap.legal.index(advice.action), advice.text]
-
-    answer = await run_apart(job, APART_S)
-    if answer is None:
-        return None
-    index, text = answer
-    return Advice(snap.legal[int(index)], str(text))
-
-
-__all__ = ["APART_S", "AdviceTally", "advice_apart", "advice_for", "has_choice", "tally_for"]
+__all__ = ["AdviceTally", "advice_for", "tally_for"]

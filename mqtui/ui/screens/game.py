@@ -7,7 +7,6 @@ bound to it with ``data_bind`` and redraws only when its own slice changed. All 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 from collections.abc import Awaitable, Callable
@@ -28,7 +27,7 @@ from mqtui.engine.actions import Action, ActionKind, IllegalAction
 from mqtui.engine.state import ACT, INVITE, WINDOW
 from mqtui.seat_kinds import HUMAN, PEOPLE_KINDS
 from mqtui.store import GameStore, LocalStore, Snapshot
-from mqtui.ui.advisor import advice_apart, has_choice, tally_for
+from mqtui.ui.advisor import advice_for, tally_for
 from mqtui.ui.appref import mq_app
 from mqtui.ui.describe import DIR_NAMES, action_label, charity_terms, labelled, prompt
 from mqtui.ui.ending import deciding_fight, timeline_of, with_final_fight
@@ -150,11 +149,7 @@ class GameScreen(SteadyScreen[None]):
         self._latest: Snapshot | None = None  # the newest snapshot not handled yet
         self._final: Any = None  # a finished game: (the state before its deciding fight,) or None
         self._advised: tuple[int, Advice] | None = None  # (state number, advice) the player has seen
-        self._line_due: Snapshot | None = None  # the decision whose advisor's line is being worked out
-        # the look-ahead for the decision on show: ((view, seat, legal), its job)
-        self._advice_job: (
-            tuple[tuple[object, int, tuple[Action, ...]], asyncio.Future[Advice | None]] | None
-        ) = None
+        self._advice_kept: tuple[object, object, Advice | None] | None = None  # (view, (seat, legal), advice)
         self._fight_panes: tuple[Widget, ...] | None = None  # the panes a fight restyles (looked up once)
         self._keys: tuple[object, ...] | None = None  # what the keys were last worked out from
         self._kinds: tuple[tuple[Action, ...], frozenset[str]] = ((), frozenset())  # (legal, their kinds)
@@ -208,8 +203,6 @@ class GameScreen(SteadyScreen[None]):
             self.store.start()  # the computer players go first if it is their turn
 
     def on_unmount(self) -> None:
-        if self._advice_job is not None:
-            self._advice_job[1].cancel()  # (its child process goes with it)
         if self._unsubscribe is not None:
             with contextlib.suppress(ValueError):
                 self._unsubscribe()
@@ -728,37 +721,22 @@ class GameScreen(SteadyScreen[None]):
         return mq_app(self).settings.advisor
 
     def _advise_fight(self, snap: Snapshot) -> None:
-        """In a fight decision of ours, the advisor's line goes into the combat pane: its look-ahead
-        starts once the screen has drawn the decision (the player sees the new state first) and runs
-        apart, at a low priority (``advice_apart``); the line shows only if that decision is still the
-        one on show."""
+        """In a fight decision of ours, the advisor's line goes into the combat pane: worked out once
+        the screen has drawn the decision (the look-ahead takes up to ``ADVICE_MS``; the player sees
+        the new state first), and only if that decision is still the one on show."""
         frame = snap.view.frames[-1] if snap.view.frames else None
         wanted = self._advisor_on() and frame is not None and frame.kind in (WINDOW, INVITE) and snap.legal
         if self._combat_panes is None:
             self._combat_panes = list(self.query(CombatPane))
         for pane in self._combat_panes:  # (the line of a decision that is over never stays up)
             pane.advice = ""  # (drawn with the snapshot, set next)
-        self._line_due = snap if wanted else None
-        job = self._advice_job
-        if job is not None and job[0][0] is not snap.view:
-            job[1].cancel()  # (a look-ahead for a decision no longer on show: its child goes)
-            self._advice_job = None
         if wanted:
             self.call_after_refresh(self._advise_shown, snap)
-
-    @property
-    def advising(self) -> bool:
-        """Whether the advisor's line for the decision on show is still being worked out."""
-        return self._line_due is not None and self._line_due is self.snapshot
 
     def _advise_shown(self, snap: Snapshot) -> None:
         if self.snapshot is not snap or not self.is_attached:
             return  # a newer snapshot came first: its own line (if any) is on its way
-        self._when_advised(snap, self._show_line, partial(self._show_line, snap, None))
-
-    def _show_line(self, snap: Snapshot, advice: Advice | None) -> None:
-        if self._line_due is snap:
-            self._line_due = None
+        advice = self._advice(snap)
         if advice is not None:
             self._advised = (snap.n, advice)
             self._show_advice(advice.text)
@@ -769,56 +747,24 @@ class GameScreen(SteadyScreen[None]):
         for pane in self._combat_panes:
             pane.show_advice(text)
 
-    def _when_advised(
-        self,
-        snap: Snapshot,
-        then: Callable[[Snapshot, Advice | None], None],
-        failed: Callable[[], None] | None = None,
-    ) -> None:
-        """``then(snap, advice)`` once the advice for the snapshot's decision is worked out, if that
-        snapshot is still on show (``failed()`` if the look-ahead failed or took too long). The advice is
-        worked out once for each state: the fight pane's line and the key ``w`` share it; a look-ahead
-        for a state no longer on show is stopped."""
-        key = (snap.view, snap.seat, snap.legal)
-        job = self._advice_job
-        if job is None or job[0][0] is not snap.view or job[0][1:] != key[1:]:
-            if job is not None:
-                job[1].cancel()
-            job = self._advice_job = (key, asyncio.ensure_future(advice_apart(snap, self.cards)))
-
-        def done(future: asyncio.Future[Advice | None]) -> None:
-            if future.cancelled():
-                return
-            failure = future.exception()  # (always read: a failure nobody reads is logged by asyncio)
-            if self.snapshot is not snap or not self.is_attached:
-                return
-            if failure is not None:
-                if failed is not None:
-                    failed()
-                return
-            then(snap, future.result())
-
-        job[1].add_done_callback(done)
+    def _advice(self, snap: Snapshot) -> Advice | None:
+        """The advisor's advice for the snapshot's decision, worked out once for each state (the
+        fight pane's line and the key ``w`` share it)."""
+        kept = self._advice_kept
+        if kept is not None and kept[0] is snap.view and kept[1] == (snap.seat, snap.legal):
+            return kept[2]
+        advice = advice_for(snap, self.cards)
+        self._advice_kept = (snap.view, (snap.seat, snap.legal), advice)
+        return advice
 
     def action_advice(self) -> None:
         snap = self.snapshot
-        if snap is None or not self._advisor_on() or not has_choice(snap):
+        advice = self._advice(snap) if snap is not None and self._advisor_on() else None
+        if snap is None or advice is None:
             self.notify("Nothing to decide just now.", title="Advisor")
             return
-
-        def tell(shown: Snapshot, advice: Advice | None) -> None:
-            if advice is None:
-                self.notify("Nothing to decide just now.", title="Advisor")
-                return
-            self._advised = (shown.n, advice)
-            self.notify(advice.text, title="Advisor: the computer would…", timeout=10)
-
-        def failed() -> None:
-            self.notify(
-                "The advisor could not work this one out in time.", title="Advisor", severity="warning"
-            )
-
-        self._when_advised(snap, tell, failed)
+        self._advised = (snap.n, advice)
+        self.notify(advice.text, title="Advisor: the computer would…", timeout=10)
 
     def action_pick(self, n: int) -> None:
         self.query_one(ActionList).action_pick(n)
