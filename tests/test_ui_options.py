@@ -100,3 +100,40 @@ async def test_the_hands_card_lines_follow_the_theme_and_what_can_be_played() ->
         )
         hand.snapshot = dataclasses.replace(hand.snapshot, legal=())  # (nothing can be played now)
         assert not lines()[uid].plain.startswith("▶")
+
+
+async def test_the_hand_and_the_actions_say_what_is_out_of_view_in_words() -> None:
+    """The hand and actions panes have no scroll bar (its thumb is colour alone, and one that changes
+    size lays the screen out again): under each pane, how many of its cards or actions are above and
+    below its rows, as the keys move through them; the mouse's wheel still scrolls them."""
+    from ui_helpers import give, make_app, press, settle, store_for
+
+    from mqtui.ui.widgets.actions import ActionList
+    from mqtui.ui.widgets.hand import CardList
+
+    store = store_for()
+    give(store, 0, ["warrior-card", "wizard-card", "cleric-card", "thief-card", "mixed-heritage"])
+    app = make_app(store, handoff=False)
+    async with app.run_test(size=(80, 24), notifications=False) as pilot:
+        await settle(pilot, app)
+        hand, actions = app.screen.query_one(CardList), app.screen.query_one(ActionList)
+        assert not hand.show_vertical_scrollbar and not actions.show_vertical_scrollbar
+        cards = len(store.state.heroes[0].hand)
+        rows = hand.scrollable_content_region.height
+        assert cards + 1 > rows, "the hand fits: the test needs more cards than rows"
+        assert hand.border_subtitle == f"{cards} in hand · ↓{cards + 1 - rows} more"
+        await press(pilot, "h", lambda: hand.has_focus)
+        await press(pilot, "end", lambda: hand.scroll_y == hand.max_scroll_y > 0)
+        await press(pilot, "end", lambda: "↑" in str(hand.border_subtitle))
+        assert "↓" not in str(hand.border_subtitle)
+        above = int(str(hand.border_subtitle).split("↑")[1].split()[0])
+        headings = [i for i in range(hand.option_count) if hand.get_option_at_index(i).disabled]
+        assert headings == [0]  # (only the hand: one line per card at 80x24 under its heading)
+        assert above == hand.max_scroll_y - 1
+        if actions.max_scroll_y > 0:
+            assert "↓" in str(actions.border_subtitle)
+        else:
+            assert not actions.border_subtitle
+        assert hand.allow_vertical_scroll  # (what Textual asks before the mouse's wheel scrolls a pane)
+        await press(pilot, "home", lambda: "↑" not in str(hand.border_subtitle))  # (the first card)
+        assert "↓" in str(hand.border_subtitle)

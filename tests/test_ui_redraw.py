@@ -13,12 +13,14 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from endgame_helpers import PLAYERS, SEED, game_actions
 from rich.text import Text
 from test_ui_frames import Cell, Terminal, drawn_whole, to_terminal
 from textual.pilot import Pilot
 from textual.screen import Screen
 from ui_helpers import local_app, press, redraw, settle, store_for
 
+from mqtui.engine.actions import Action
 from mqtui.ui.app import MQApp
 from mqtui.ui.screens.game import GameScreen
 from mqtui.ui.widgets.actions import ActionList
@@ -269,3 +271,52 @@ def shown(pane: HeroSheet | RoomInfo) -> tuple[object, ...]:
     content = pane.content
     assert isinstance(content, Text)
     return looks(content), pane.size, pane.border_title
+
+
+def first_fight(actions: list[Action]) -> int:
+    """The index of the recorded game's first action that starts a fight."""
+    store = store_for(tuple((name, "human") for name, _ in PLAYERS), seed=SEED, setup_done=False)
+    for i, action in enumerate(actions):
+        store.apply(action)
+        if store.state.combat is not None:
+            return i
+    raise AssertionError("no fight in the recorded game")
+
+
+async def test_a_fight_lays_the_screen_out_once_as_it_starts_and_once_as_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 80x24 a fight moves the panes: the room lines go, the hero sheet shrinks, the actions take
+    their few rows, the hand more, the card's text shows. Textual lays the whole screen out again for
+    every pane the layout resized whose scrollable size changed (a container, a scroll bar), each
+    time one more frame, the player's screen finished later (and the CPU of a served session spent
+    twice). The fight's start and its end are each one layout; the terminal then holds the whole
+    drawing, and the hand says in words which of its cards are out of view (no scroll bar)."""
+    terminal = Terminal()
+    to_terminal(monkeypatch, terminal)
+    actions = list(game_actions(SEED))
+    start = first_fight(actions)
+    store = store_for(tuple((name, "human") for name, _ in PLAYERS), seed=SEED, setup_done=False)
+    for action in actions[:start]:
+        store.apply(action)
+    app = local_app(store, handoff=False)
+    async with app.run_test(size=(W, H)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        layouts: list[object] = []
+        screen.screen_layout_refresh_signal.subscribe(screen, layouts.append)
+        for moment in ("start", "end"):
+            fighting = moment == "end"
+            while (store.state.combat is not None) == fighting:
+                # the next recorded action (the app passes by itself for a player with nothing to play)
+                layouts.clear()
+                store.apply(actions[len(store.actions)])
+                await settle(pilot, app)
+            assert len(layouts) == 1, f"the fight's {moment}: {len(layouts)} layouts"
+            wrong = wrong_cells(screen, terminal)
+            assert not wrong, f"the fight's {moment}: {len(wrong)} cells differ, the first at {wrong[0]}"
+        hand = screen.query_one(CardList)
+        assert not hand.show_vertical_scrollbar
+        below = hand.max_scroll_y > 0 and hand.scroll_y < hand.max_scroll_y
+        assert ("more" in str(hand.border_subtitle)) == below, hand.border_subtitle

@@ -17,7 +17,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.command import CommandPalette
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
@@ -59,7 +59,7 @@ from mqtui.ui.widgets.map import MapView
 from mqtui.ui.widgets.race import RaceStrip
 from mqtui.ui.widgets.room_info import RoomInfo, player_styles, room_details
 from mqtui.ui.widgets.status import StatusBar
-from mqtui.ui.widgets.steady import SteadySwitcher
+from mqtui.ui.widgets.steady import SteadyHorizontal, SteadySwitcher, SteadyVertical
 
 # game keys that map to one action kind, and the words used when that kind is not legal now
 KIND_KEYS: dict[str, ActionKind] = {
@@ -173,14 +173,14 @@ class GameScreen(SteadyScreen[None]):
         sheet.compact, hand.compact, actions.compact = self._compact()
         yield StatusBar(seats, id="status").data_bind(GameScreen.snapshot)
         yield RaceStrip(cards, id="race").data_bind(GameScreen.snapshot)
-        with Horizontal(id="body"):
-            with Vertical(id="left"):
+        with SteadyHorizontal(id="body"):
+            with SteadyVertical(id="left"):
                 with SteadySwitcher(initial="map", id="main"):
                     yield MapView(cards, id="map").data_bind(GameScreen.snapshot)
                     yield CombatPane(cards, seats, id="combat-main").data_bind(GameScreen.snapshot)
                 yield RoomInfo(cards, id="room-info").data_bind(GameScreen.snapshot)
                 yield GameLog(id="log").data_bind(GameScreen.snapshot)
-            with Vertical(id="right"):
+            with SteadyVertical(id="right"):
                 yield sheet.data_bind(GameScreen.snapshot)
                 yield CombatPane(cards, seats, id="combat-side", lazy=True).data_bind(GameScreen.snapshot)
                 yield actions.data_bind(GameScreen.snapshot)

@@ -17,13 +17,13 @@ from mqtui.ui.messages import ActionChosen, ActionsOffered, CharityRequested
 from mqtui.ui.widgets.footer import DescribesKeys
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.options import KeptOptions
-from mqtui.ui.widgets.steady import SteadyScroll
+from mqtui.ui.widgets.steady import OutOfView
 
 ENTER_WORDS = 24  # the most of the highlighted action the footer shows after "⏎"
 FIGHT_ROWS = (3, 8)  # a fight's actions pane: as tall as its lines, borders included, within these
 
 
-class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
+class ActionList(DescribesKeys, NoLinks, KeptOptions, OutOfView, OptionList):
     """The actions pane. Enter (or a digit) does the highlighted action."""
 
     BINDINGS = [
@@ -31,7 +31,7 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
         *[Binding(str(n), f"pick({n})", f"Action {n}", id=f"actions.{n}", show=False) for n in range(1, 10)],
     ]
     DEFAULT_CSS = """
-    ActionList { height: 1fr; border: none; padding: 0; }
+    ActionList { height: 1fr; border: none; padding: 0; overflow-y: hidden; }
     """
 
     snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
@@ -46,6 +46,7 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
         self._entries: list[list[Action]] = []
         self._labels: list[Text] = []  # each action's whole label
         self._lit = 0  # the highlighted one (shown whole)
+        self._cut_width = -1  # the width the labels were last cut to on a resize
         self._notice = ""  # the line shown when there is nothing to do ("Waiting for Bo…"), else ""
         self.enter_words = "Do it"  # what the footer says Enter does
 
@@ -162,14 +163,20 @@ class ActionList(DescribesKeys, NoLinks, KeptOptions, SteadyScroll, OptionList):
         self._name_enter()
 
     def on_resize(self) -> None:
-        self._recut()
+        width = self.scrollable_content_region.width
+        if width != self._cut_width:  # (a fight changes the pane's height only: the same lines)
+            self._cut_width = width
+            self._recut()
 
     def watch_virtual_size(self, size: Size) -> None:
         super().watch_virtual_size(size)
         self.fit_height()  # (the highlighted action wraps, or no longer does: a line more or less)
 
-    def watch_show_vertical_scrollbar(self) -> None:
-        self._recut()  # (the lines are narrower with the bar, wider without it)
+    def entry_lines(self) -> list[int]:
+        # one line per action but the highlighted one, whole (it may wrap: the lines left over)
+        count, lit = self.option_count, self.highlighted or 0
+        extra = max(0, self.virtual_size.height - count)
+        return [i if i <= lit else i + extra for i in range(count)]
 
     @property
     def entry_count(self) -> int:

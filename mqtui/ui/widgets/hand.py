@@ -20,7 +20,7 @@ from mqtui.ui.describe import card_kind, card_name, card_of, card_text, charity_
 from mqtui.ui.messages import ActionChosen, ActionsOffered, CardHighlighted, CharityRequested, Explain
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.options import KeptOptions
-from mqtui.ui.widgets.steady import SteadyScroll
+from mqtui.ui.widgets.steady import OutOfView
 
 # key action -> (action kinds it means, words for the explanation)
 KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
@@ -33,7 +33,7 @@ KEY_KINDS: dict[str, tuple[tuple[ActionKind, ...], str]] = {
 }
 
 
-class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
+class CardList(NoLinks, KeptOptions, OutOfView, OptionList):
     """The hand pane. Enter plays the highlighted card (or asks how, when it has several uses)."""
 
     BINDINGS = [
@@ -48,8 +48,12 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         Binding("g", "card('give')", "Give", id="hand.give"),
         Binding("x", "card('discard')", "Discard", id="hand.discard"),
     ]
+    # (no scroll bar: the cards out of view are said under the pane, OutOfView)
     DEFAULT_CSS = """
-    CardList { height: 1fr; border: none; padding: 0; text-wrap: nowrap; text-overflow: ellipsis; }
+    CardList {
+        height: 1fr; border: none; padding: 0; text-wrap: nowrap; text-overflow: ellipsis;
+        overflow-y: hidden;
+    }
     CardList > .option-list--option-disabled { color: $text-muted; text-style: bold; }
     """
 
@@ -64,6 +68,7 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         self._shown: object = None
         self._uses: dict[int, list[Action]] = {}
         self._pile_of: dict[str, str] = {}  # a card's option id -> the pile it is listed in
+        self._cards_at: list[int] = []  # the line each card's option starts on
 
     def watch_compact(self) -> None:
         self._key = self._shown = None
@@ -73,6 +78,9 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
         # the highlighted card stays in view when the pane shrinks (a fight at 120 columns opens
         # the combat pane above it: the card highlighted before could be left below the pane's end)
         self.call_after_refresh(self.scroll_to_highlight)
+
+    def entry_lines(self) -> list[int]:
+        return self._cards_at
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
@@ -127,7 +135,14 @@ class CardList(NoLinks, KeptOptions, SteadyScroll, OptionList):
                 prompt = partial(self._prompt, uid, uid in playable)
                 options.append(self.kept_option(prompt, id=f"card-{uid}", key=made_of))
         self.set_options(options)
-        self.border_subtitle = f"{len(hero.hand)} in hand"
+        per_card = 1 if self.compact else 2
+        self._cards_at, line = [], 0
+        for option in options:
+            if not option.disabled:
+                self._cards_at.append(line)
+            line += 1 if option.disabled else per_card
+        self.subtitle_words = f"{len(hero.hand)} in hand"
+        self.say_out_of_view()
         ids = [o.id for o in options]
         moved = keep in ids and was_in.get(keep or "") not in (None, self._pile_of.get(keep or ""))
         if moved and was_at is not None:

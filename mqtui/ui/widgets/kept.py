@@ -27,12 +27,13 @@ def looks(text: Text) -> tuple[object, ...]:
 
 class Kept(_Base):
     """Mix in before Static (``class Pane(Kept, Static)``): ``update`` with a Text drawn as the one on
-    show, at the same size, does nothing."""
+    show does nothing. (Also after a resize: the layout that resized the pane drew it at its new size,
+    so a pane that fits its text to its size again when resized draws nothing if the text is the same.)"""
 
     _kept: object = None
 
     def update(self, content: Any = "", *, layout: bool = True) -> None:
-        kept = (looks(content), self.size) if isinstance(content, Text) else None
+        kept = looks(content) if isinstance(content, Text) else None
         if kept is not None and kept == self._kept:
             return  # (same lines: no layout either)
         self._kept = kept

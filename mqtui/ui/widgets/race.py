@@ -23,6 +23,7 @@ from mqtui.ui.race import race_warnings
 from mqtui.ui.widgets.kept import Kept
 from mqtui.ui.widgets.nolinks import NoLinks
 from mqtui.ui.widgets.room_info import player_styles
+from mqtui.ui.widgets.steady import SteadySize
 
 SEPARATOR = " │"  # (each cell starts with its mark or a space)
 MIN_CELL = 20  # narrower than this, the heroes take two lines
@@ -95,7 +96,7 @@ def race_lines(
     return lines
 
 
-class RaceStrip(Kept, NoLinks, Static):
+class RaceStrip(Kept, NoLinks, SteadySize, Static):
     """Every hero at a glance; bound to the game screen's snapshot (redrawn only when what it shows
     changed)."""
 

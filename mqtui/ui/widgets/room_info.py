@@ -118,6 +118,8 @@ class RoomInfo(Kept, NoLinks, Static):
     def _fit(self) -> None:
         """Show what fits; a room with more to say ends in a pointer to the inspector."""
         size = self.content_size
+        if not size:  # hidden (a fight at 80 columns): fitted when it is shown again
+            return
         self.update(fit_lines(self._full, size.width, size.height, " … i: all"), layout=False)
 
     def on_resize(self) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.containers import Horizontal, Vertical
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.widgets import ContentSwitcher
@@ -39,6 +40,14 @@ class SteadySize(_Base):
 
 class SteadySwitcher(SteadySize, ContentSwitcher):
     """A ContentSwitcher (it does not scroll) whose pane switched, or resized, is laid out once."""
+
+
+class SteadyHorizontal(SteadySize, Horizontal):
+    """A Horizontal (it does not scroll) whose panes resized is laid out once."""
+
+
+class SteadyVertical(SteadySize, Vertical):
+    """A Vertical (it does not scroll) whose panes resized is laid out once."""
 
 
 class SteadyScroll(_Base):
@@ -75,3 +84,43 @@ class SteadyScroll(_Base):
             self.refresh(layout=True)
         elif self.is_mounted:
             update_scrollbars(self, size)  # the scroll bar (a layout only if it appears or goes)
+
+
+class OutOfView(SteadyScroll):
+    """Mix in instead of ``SteadyScroll`` before an OptionList whose CSS hides its scroll bar
+    (``overflow-y: hidden``): its subtitle says how many of its entries are out of view above and
+    below ("7 in hand · ↑1 ↓3 more"). Words show on any terminal (a scroll bar's thumb is colour
+    alone, gone under NO_COLOR), and a pane whose height a fight changes is laid out once: Textual lays
+    the screen out again for a scroll bar that changed size, appeared or went."""
+
+    subtitle_words = ""  # what the subtitle says before the entries out of view
+
+    def entry_lines(self) -> list[int]:
+        """The line each entry (what the count counts) starts on."""
+        return []
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        # (with no scroll bar Textual would not scroll the pane by the mouse's wheel)
+        return not self.disabled and self.max_scroll_y > 0
+
+    def say_out_of_view(self) -> None:
+        top, rows = round(self.scroll_y), self.scrollable_content_region.height
+        lines = self.entry_lines() if rows > 0 else []
+        above = sum(1 for line in lines if line < top)
+        below = sum(1 for line in lines if line >= top + rows)
+        more = " ".join(word for word in (f"↑{above}" if above else "", f"↓{below}" if below else "") if word)
+        words = " · ".join(part for part in (self.subtitle_words, f"{more} more" if more else "") if part)
+        if words != self.border_subtitle:  # (setting it draws the whole pane again)
+            self.border_subtitle = words
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.say_out_of_view()
+
+    def watch_virtual_size(self, size: Size) -> None:
+        super().watch_virtual_size(size)
+        self.say_out_of_view()
+
+    def on_resize(self) -> None:
+        self.say_out_of_view()
