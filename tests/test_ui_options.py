@@ -103,8 +103,8 @@ async def test_the_hands_card_lines_follow_the_theme_and_what_can_be_played() ->
 
 
 async def test_the_hand_and_the_actions_say_what_is_out_of_view_in_words() -> None:
-    """The hand and actions panes have no scroll bar (its thumb is colour alone, and one that changes
-    size lays the screen out again): under each pane, how many of its cards or actions are above and
+    """The hand and actions panes have no scroll bar (one that changes size lays the screen out
+    again): under each pane, how many of its cards or actions are above and
     below its rows, as the keys move through them; the mouse's wheel still scrolls them."""
     from ui_helpers import give, make_app, press, settle, store_for
 

@@ -89,9 +89,9 @@ class SteadyScroll(_Base):
 class OutOfView(SteadyScroll):
     """Mix in instead of ``SteadyScroll`` before an OptionList whose CSS hides its scroll bar
     (``overflow-y: hidden``): its subtitle says how many of its entries are out of view above and
-    below ("7 in hand · ↑1 ↓3 more"). Words show on any terminal (a scroll bar's thumb is colour
-    alone, gone under NO_COLOR), and a pane whose height a fight changes is laid out once: Textual lays
-    the screen out again for a scroll bar that changed size, appeared or went."""
+    below ("7 in hand · ↑1 ↓3 more"): the words say how many where a bar's thumb only hints, and a
+    pane whose height a fight changes is laid out once (Textual lays the screen out again for a
+    scroll bar that changed size, appeared or went)."""
 
     subtitle_words = ""  # what the subtitle says before the entries out of view
 
